@@ -1,0 +1,195 @@
+"""One benchmark contender per invocation, run as its own process by run.py.
+
+  python benchmarks/contenders.py NAME QRELS RUN -o OUT [--threads N] [--memory-limit 4GB]
+      [--temp-directory DIR]
+
+Every contender does what a user would do end to end (read the files,
+evaluate, write the per-query results) and writes the long table
+query_id,measure,value as CSV (query_id 'all' = the tool's own mean), so
+run.py can check the numbers.  Anything else worth reporting (ranx's JIT
+warm-up) is printed as one JSON line on stdout.
+
+Names: floor, scan, window, sqlrank-api, pytrec_eval, ir_measures, ranx.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+MEASURES = ["nDCG@10", "AP", "RR", "P@10", "R@100"]
+PYTREC = {"ndcg_cut_10": "nDCG@10", "map": "AP", "recip_rank": "RR", "P_10": "P@10", "recall_100": "R@100"}
+RANX = {"ndcg@10": "nDCG@10", "map": "AP", "mrr": "RR", "precision@10": "P@10", "recall@100": "R@100"}
+
+
+def duckdb_connect(args):
+    import duckdb
+
+    con = duckdb.connect()
+    if args.threads:
+        con.execute(f"SET threads = {int(args.threads)}")
+    if args.memory_limit:
+        con.execute(f"SET memory_limit = '{args.memory_limit}'")
+    if args.temp_directory:
+        con.execute(f"SET temp_directory = '{args.temp_directory}'")
+    return con
+
+
+def write_long(out: str, per_query: dict[str, dict[str, float]]) -> None:
+    """per_query: {query_id: {measure: value}}; appends the plain mean as 'all'."""
+    with open(out, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["query_id", "measure", "value"])
+        totals: dict[str, float] = {}
+        for qid, values in per_query.items():
+            for m, v in values.items():
+                w.writerow([qid, m, repr(float(v))])
+                totals[m] = totals.get(m, 0.0) + float(v)
+        for m, total in totals.items():
+            w.writerow(["all", m, repr(total / max(len(per_query), 1))])
+
+
+def floor(args) -> None:
+    con = duckdb_connect(args)
+    con.execute("SET VARIABLE qrels = ?", [args.qrels])
+    con.execute("SET VARIABLE run = ?", [args.run])
+    sql = (HERE / "floor.sql").read_text()
+    con.execute(f"COPY ({sql}) TO '{args.out}' (FORMAT csv, HEADER true)")
+
+
+def scan(args) -> None:
+    # Just read the run: the cost of touching every row once.
+    con = duckdb_connect(args)
+    res = con.execute("SELECT count(*), sum(score) FROM read_parquet(?)", [args.run]).fetchall()
+    Path(args.out).write_text(f"{res}\n")
+
+
+def window(args) -> None:
+    # Read the run and rank it; sum(rank) keeps the window from being pruned.
+    con = duckdb_connect(args)
+    res = con.execute(
+        """SELECT count(*), sum(rank) FROM (
+               SELECT row_number() OVER (PARTITION BY query_id ORDER BY score DESC, doc_id DESC) AS rank
+               FROM read_parquet(?))""",
+        [args.run],
+    ).fetchall()
+    Path(args.out).write_text(f"{res}\n")
+
+
+def sqlrank_api(args) -> None:
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+    import sqlrank
+
+    res = sqlrank.evaluate(
+        args.qrels,
+        args.run,
+        MEASURES,
+        score_precision=args.score_precision,
+        threads=args.threads,
+        memory_limit=args.memory_limit,
+        temp_directory=args.temp_directory,
+    )
+    pacsv.write_csv(pa.Table.from_pandas(res.to_pandas(), preserve_index=False), args.out)
+
+
+def read_trec_qrels(path: str) -> dict[str, dict[str, int]]:
+    qrels: dict[str, dict[str, int]] = {}
+    with open(path) as f:
+        for line in f:
+            qid, _, doc, rel = line.split()
+            qrels.setdefault(qid, {})[doc] = int(rel)
+    return qrels
+
+
+def read_trec_run(path: str) -> dict[str, dict[str, float]]:
+    run: dict[str, dict[str, float]] = {}
+    with open(path) as f:
+        for line in f:
+            qid, _, doc, _, score, _ = line.split()
+            run.setdefault(qid, {})[doc] = float(score)
+    return run
+
+
+def pytrec_eval_(args) -> None:
+    import pytrec_eval
+
+    qrels = read_trec_qrels(args.qrels)
+    run = read_trec_run(args.run)
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, set(PYTREC))
+    results = evaluator.evaluate(run)
+    write_long(args.out, {q: {PYTREC[k]: v for k, v in r.items()} for q, r in results.items()})
+
+
+def ir_measures_(args) -> None:
+    import ir_measures
+
+    measures = [ir_measures.parse_measure(m) for m in MEASURES]
+    per_query: dict[str, dict[str, float]] = {}
+    for m in ir_measures.iter_calc(
+        measures, ir_measures.read_trec_qrels(args.qrels), ir_measures.read_trec_run(args.run)
+    ):
+        per_query.setdefault(m.query_id, {})[str(m.measure)] = m.value
+    write_long(args.out, per_query)
+
+
+def ranx_(args) -> None:
+    from ranx import Qrels, Run, evaluate
+
+    metrics = list(RANX)
+    # numba compiles (or loads from its cache) on first use; pay that on a
+    # toy input first so it can be reported apart from the real evaluation.
+    t0 = time.perf_counter()
+    evaluate(Qrels({"q": {"d1": 1}}), Run({"q": {"d1": 1.0, "d2": 0.5}}), metrics)
+    jit_s = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    qrels = Qrels.from_file(args.qrels, kind="trec")
+    run = Run.from_file(args.run, kind="trec")
+    load_s = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    # make_comparable: judged queries without results score 0 and run-only
+    # queries are dropped (trec_eval -c), instead of ranx refusing to evaluate.
+    evaluate(qrels, run, metrics, make_comparable=True)
+    eval_s = time.perf_counter() - t0
+
+    per_query: dict[str, dict[str, float]] = {}
+    for metric, scores in run.scores.items():
+        for qid, v in scores.items():
+            per_query.setdefault(qid, {})[RANX[metric]] = v
+    write_long(args.out, per_query)
+    print(json.dumps({"ranx_jit_s": jit_s, "ranx_load_s": load_s, "ranx_eval_s": eval_s}))
+
+
+CONTENDERS = {
+    "floor": floor,
+    "scan": scan,
+    "window": window,
+    "sqlrank-api": sqlrank_api,
+    "pytrec_eval": pytrec_eval_,
+    "ir_measures": ir_measures_,
+    "ranx": ranx_,
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("name", choices=CONTENDERS)
+    ap.add_argument("qrels")
+    ap.add_argument("run")
+    ap.add_argument("-o", "--out", required=True)
+    ap.add_argument("--threads", type=int)
+    ap.add_argument("--memory-limit")
+    ap.add_argument("--temp-directory")
+    ap.add_argument("--score-precision", default="double")
+    args = ap.parse_args()
+    CONTENDERS[args.name](args)
+
+
+if __name__ == "__main__":
+    main()

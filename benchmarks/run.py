@@ -1,0 +1,469 @@
+"""Benchmark harness: how fast can a big run be evaluated?
+
+Times whole processes (interpreter start, imports, file reading, evaluation,
+writing results) for sqlrank, a hand-written DuckDB statement (the practical
+floor, floor.sql), the usual Python tools and two bare DuckDB queries that
+show where the time goes.  Before timing, sqlrank and pytrec_eval are checked
+against the floor to 1e-9.
+
+  python benchmarks/run.py                      # 1M and 10M, 3 repetitions
+  python benchmarks/run.py --quick              # 1M, 1 repetition
+  python benchmarks/run.py --sizes 100M --contenders 'sqlrank-cli-parquet,floor,scan,window'
+
+Writes benchmarks/results.md, benchmarks/results.json, benchmarks/time_vs_rows.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import importlib.metadata
+import json
+import os
+import platform
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import duckdb
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import generate  # noqa: E402
+
+MEASURES = ["nDCG@10", "AP", "RR", "P@10", "R@100"]
+# 10 measure families x 3 cutoffs, all in ir_measures syntax.
+WIDE_SET = [
+    f"{m}@{k}"
+    for m in ["nDCG", "AP", "RR", "P", "R", "Success", "Judged", "ERR", "P(rel=2)", "AP(rel=2)"]
+    for k in (5, 10, 100)
+]
+TOLERANCE = 1e-9
+# At 100M every DuckDB-based contender gets the same memory cap and spills.
+BIG = "100M"
+BIG_MEMORY_LIMIT = "4GB"
+# The Python baselines keep everything in Python objects: at 100M rows they
+# would need far more memory than 4GB and hours, so they stop at 10M.
+BASELINE_SIZES = {"100k", "1M", "10M"}
+ALL_SIZES = set(generate.SIZES)
+
+
+@dataclass
+class Contender:
+    name: str
+    description: str
+    sizes: set[str]
+    # (files, out, opts) -> argv; files is generate.paths(), opts holds threads etc.
+    argv: Callable[[dict, Path, dict], list[str]]
+    needs_sqlrank: bool = False
+    must_match: bool = False  # correctness check fails loudly on a difference
+    checkable: bool = True  # writes query_id,measure,value comparable with the floor
+
+
+def py(name: str, qrels: Path, run: Path, out: Path, opts: dict, *extra: str) -> list[str]:
+    argv = [sys.executable, str(HERE / "contenders.py"), name, str(qrels), str(run), "-o", str(out), *extra]
+    for key in ("threads", "memory_limit", "temp_directory"):
+        if opts.get(key):
+            argv += [f"--{key.replace('_', '-')}", str(opts[key])]
+    return argv
+
+
+def sqlrank_cli(qrels: Path, runs: list[Path], measures: list[str], out: Path, opts: dict) -> list[str]:
+    argv = [*SQLRANK, "eval", str(qrels), *map(str, runs)]
+    for m in measures:
+        argv += ["-m", m]
+    argv += ["-f", "csv", "-o", str(out)]
+    for key in ("threads", "memory_limit", "temp_directory"):
+        if opts.get(key):
+            argv += [f"--{key.replace('_', '-')}", str(opts[key])]
+    return argv
+
+
+def shown(argv: list[str]) -> str:
+    """The command as a reader would type it from the repository root."""
+    names = {sys.executable: "python", SQLRANK[0]: "sqlrank" if len(SQLRANK) == 1 else "python"}
+    out = []
+    for a in argv:
+        if a in names:
+            out.append(names[a])
+        elif os.path.isabs(a):
+            try:
+                out.append(os.path.relpath(a))
+            except ValueError:
+                out.append(a)
+        else:
+            out.append(a)
+    return shlex.join(out)
+
+
+def find_sqlrank_cli() -> list[str]:
+    # Prefer the console script installed next to this interpreter.
+    exe = Path(sys.executable).with_name("sqlrank")
+    if exe.exists():
+        return [str(exe)]
+    found = shutil.which("sqlrank")
+    return [found] if found else [sys.executable, "-m", "sqlrank"]
+
+
+SQLRANK = find_sqlrank_cli()
+
+CONTENDERS = [
+    Contender("floor", "floor.sql via duckdb (Parquet)", ALL_SIZES,
+              lambda f, o, k: py("floor", f["qrels_parquet"], f["run_parquet"], o, k)),
+    Contender("scan", "SELECT count(*), sum(score) over the run (Parquet)", ALL_SIZES,
+              lambda f, o, k: py("scan", f["qrels_parquet"], f["run_parquet"], o, k), checkable=False),
+    Contender("window", "ROW_NUMBER() ranking of the run, nothing else (Parquet)", ALL_SIZES,
+              lambda f, o, k: py("window", f["qrels_parquet"], f["run_parquet"], o, k), checkable=False),
+    Contender("sqlrank-cli-parquet", "sqlrank eval, 5 measures (Parquet)", ALL_SIZES,
+              lambda f, o, k: sqlrank_cli(f["qrels_parquet"], [f["run_parquet"]], MEASURES, o, k),
+              needs_sqlrank=True, must_match=True),
+    Contender("sqlrank-cli-trec", "sqlrank eval, 5 measures (TREC text)", ALL_SIZES,
+              lambda f, o, k: sqlrank_cli(f["qrels_trec"], [f["run_trec"]], MEASURES, o, k),
+              needs_sqlrank=True, must_match=True),
+    Contender("sqlrank-api-parquet", "sqlrank.evaluate(), 5 measures, to_pandas() (Parquet)", BASELINE_SIZES,
+              lambda f, o, k: py("sqlrank-api", f["qrels_parquet"], f["run_parquet"], o, k),
+              needs_sqlrank=True, must_match=True),
+    Contender("sqlrank-api-trec", "sqlrank.evaluate(), 5 measures, to_pandas() (TREC text)", BASELINE_SIZES,
+              lambda f, o, k: py("sqlrank-api", f["qrels_trec"], f["run_trec"], o, k),
+              needs_sqlrank=True, must_match=True),
+    Contender("sqlrank-cli-wide", f"sqlrank eval, {len(WIDE_SET)} measures (Parquet)", BASELINE_SIZES,
+              lambda f, o, k: sqlrank_cli(f["qrels_parquet"], [f["run_parquet"]], WIDE_SET, o, k),
+              needs_sqlrank=True, checkable=False),
+    Contender("sqlrank-cli-10runs", "sqlrank eval, 10 run files in one call, 5 measures (Parquet)",
+              generate.VARIANT_SIZES,
+              lambda f, o, k: sqlrank_cli(f["qrels_parquet"], f["runs10"], MEASURES, o, k),
+              needs_sqlrank=True, checkable=False),
+    Contender("pytrec_eval", "TREC files parsed into dicts, RelevanceEvaluator", BASELINE_SIZES,
+              lambda f, o, k: py("pytrec_eval", f["qrels_trec"], f["run_trec"], o, {}), must_match=True),
+    Contender("ir_measures", "ir_measures.iter_calc on the TREC files", BASELINE_SIZES,
+              lambda f, o, k: py("ir_measures", f["qrels_trec"], f["run_trec"], o, {})),
+    Contender("ranx", "ranx Qrels/Run.from_file(kind='trec') + evaluate", BASELINE_SIZES,
+              lambda f, o, k: py("ranx", f["qrels_trec"], f["run_trec"], o, {})),
+]
+BY_NAME = {c.name: c for c in CONTENDERS}
+
+
+# --------------------------------------------------------------------- timing
+
+TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
+
+# Fallback when there is no GNU time: a child that runs the command and
+# reports the peak RSS of its own children (kB on Linux, bytes on macOS).
+RUSAGE_WRAPPER = """
+import resource, subprocess, sys
+rc = subprocess.call(sys.argv[2:])
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+open(sys.argv[1], "w").write(str(rss // 1024 if sys.platform == "darwin" else rss))
+sys.exit(rc)
+"""
+
+
+@dataclass
+class Sample:
+    seconds: float
+    rss_mb: float
+    stdout: str
+
+
+def run_once(argv: list[str]) -> Sample:
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
+        if TIME:
+            wrapped = [TIME, "-v", "-o", rss_file.name, *argv]
+        else:
+            wrapped = [sys.executable, "-c", RUSAGE_WRAPPER, rss_file.name, *argv]
+        t0 = time.perf_counter()
+        proc = subprocess.run(wrapped, capture_output=True, text=True)
+        seconds = time.perf_counter() - t0
+        report = rss_file.read()
+    if proc.returncode != 0:
+        tail = (proc.stderr or proc.stdout).strip()
+        print(f"    {shlex.join(argv)}\n    exit {proc.returncode}:\n{tail[-2000:]}", file=sys.stderr)
+        # Only the last line (the error itself) goes into the reports.
+        raise RuntimeError(f"exit {proc.returncode}: {tail.splitlines()[-1] if tail else ''}")
+    if TIME:
+        kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", report).group(1))
+    else:
+        kb = int(report)
+    return Sample(seconds, kb / 1024, proc.stdout)
+
+
+# ---------------------------------------------------------------- correctness
+
+def load_long(con: duckdb.DuckDBPyConnection, path: Path, table: str) -> None:
+    # all_varchar: query ids stay strings and values parse from their exact text.
+    con.execute(
+        f"""CREATE OR REPLACE TABLE {table} AS
+            SELECT query_id::VARCHAR AS query_id, measure::VARCHAR AS measure, value::DOUBLE AS value
+            FROM read_csv(?, header = true, all_varchar = true)""",
+        [str(path)],
+    )
+
+
+def compare(floor_csv: Path, other_csv: Path, trec_c: bool) -> dict:
+    """Max |difference| against the floor, per query and for the means.
+
+    trec_c=True: the other tool follows trec_eval -c like the floor (judged
+    queries without results are in its output and its mean), so every row
+    must match.  trec_c=False (pytrec_eval and friends): the tool only
+    reports queries that are in both files, so compare per query on those
+    and recompute its mean over all judged queries with the missing ones as 0.
+    """
+    con = duckdb.connect()
+    load_long(con, floor_csv, "f")
+    load_long(con, other_csv, "o")
+    if trec_c:
+        missing, diff = con.execute(
+            """SELECT count(*) FILTER (WHERE f.value IS NULL OR o.value IS NULL),
+                      coalesce(max(abs(f.value - o.value)), 0)
+               FROM f FULL JOIN o USING (query_id, measure)"""
+        ).fetchone()
+        mean_diff = con.execute(
+            "SELECT coalesce(max(abs(f.value - o.value)), 0) FROM f JOIN o USING (query_id, measure) "
+            "WHERE query_id = 'all'"
+        ).fetchone()[0]
+        return {"max_abs_diff": diff, "mean_max_abs_diff": mean_diff, "missing_rows": missing}
+    missing, diff = con.execute(
+        """SELECT count(*) FILTER (WHERE f.value IS NULL),
+                  coalesce(max(abs(f.value - o.value)), 0)
+           FROM o LEFT JOIN f USING (query_id, measure) WHERE o.query_id <> 'all'"""
+    ).fetchone()
+    mean_diff = con.execute(
+        """WITH recomputed AS (
+               SELECT f.measure, avg(coalesce(o.value, 0)) AS value
+               FROM f LEFT JOIN o USING (query_id, measure)
+               WHERE f.query_id <> 'all' GROUP BY f.measure)
+           SELECT max(abs(f.value - r.value)) FROM f JOIN recomputed r USING (measure)
+           WHERE f.query_id = 'all'"""
+    ).fetchone()[0]
+    return {"max_abs_diff": max(diff, mean_diff), "mean_max_abs_diff": mean_diff, "missing_rows": missing}
+
+
+def check(size: str, chosen: list[Contender], files: dict, outdir: Path, opts: dict) -> dict:
+    """Run floor and the must-match contenders once (also warms the page
+    cache) and stop the benchmark if any of them disagrees with the floor."""
+    report = {}
+    floor_out = outdir / "check-floor.csv"
+    run_once(BY_NAME["floor"].argv(files, floor_out, opts))
+    for c in chosen:
+        if not c.must_match or c.name == "floor":
+            continue
+        if c.name == "pytrec_eval" and size != "1M":  # slow; checked once is enough
+            continue
+        out = outdir / f"check-{c.name}.csv"
+        try:
+            run_once(c.argv(files, out, opts))
+        except RuntimeError as e:
+            raise SystemExit(f"CHECK FAILED [{size}] {c.name} did not run: {e}")
+        r = compare(floor_out, out, trec_c=c.needs_sqlrank)
+        report[c.name] = r
+        ok = r["max_abs_diff"] <= TOLERANCE and r["missing_rows"] == 0
+        print(f"  check {c.name:22s} max |diff| vs floor = {r['max_abs_diff']:.3g} "
+              f"(means {r['mean_max_abs_diff']:.3g}, missing rows {r['missing_rows']}) "
+              f"{'ok' if ok else 'FAIL'}", flush=True)
+        if not ok:
+            raise SystemExit(
+                f"CHECK FAILED [{size}]: {c.name} differs from the floor by {r['max_abs_diff']:.3g} "
+                f"(> {TOLERANCE}) or has {r['missing_rows']} unmatched rows; see {out} and {floor_out}"
+            )
+    return report
+
+
+# -------------------------------------------------------------------- reports
+
+def machine() -> dict:
+    mem_kb = None
+    cpu = platform.processor() or platform.machine()
+    try:
+        mem_kb = int(re.search(r"MemTotal:\s+(\d+)", Path("/proc/meminfo").read_text()).group(1))
+        cpu = re.search(r"model name\s*:\s*(.*)", Path("/proc/cpuinfo").read_text()).group(1)
+    except (OSError, AttributeError):
+        pass
+
+    def version(pkg: str) -> str | None:
+        try:
+            return importlib.metadata.version(pkg)
+        except importlib.metadata.PackageNotFoundError:
+            return None
+
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory_gb": round(mem_kb / 1024**2, 1) if mem_kb else None,
+        "os": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "versions": {p: version(p) for p in
+                     ["sqlrank", "duckdb", "pytrec-eval-terrier", "ir-measures", "ranx", "numba"]},
+    }
+
+
+def write_reports(results: list[dict], checks: dict, info: dict) -> None:
+    (HERE / "results.json").write_text(json.dumps(
+        {"machine": info["machine"], "command": info["command"], "checks": checks, "results": results},
+        indent=2))
+
+    m = info["machine"]
+    lines = [
+        "# sqlrank benchmark results", "",
+        f"Command: `{info['command']}`", "",
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB RAM, {m['os']}; "
+        f"Python {m['python']}; " + ", ".join(f"{k} {v}" for k, v in m["versions"].items() if v), "",
+        f"Median wall time of {info['repeat']} run(s) of the whole process, peak RSS of the "
+        "largest process, ratio to the floor (floor.sql) at the same size. Warm page cache.",
+        f"At {BIG} every DuckDB contender runs with memory_limit {BIG_MEMORY_LIMIT} and a spill "
+        "directory. pytrec_eval, ir_measures and ranx only run up to 10M: at 100M their in-memory "
+        "Python structures would need far more memory and time than this benchmark allows.", "",
+        "| contender | rows | median s | peak RSS MB | x floor | what |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    for r in results:
+        if r.get("error"):
+            error = r["error"][:100].replace("|", "\\|")
+            lines.append(f"| {r['contender']} | {r['rows']:,} | failed | | | {error} |")
+            continue
+        ratio = f"{r['ratio_to_floor']:.2f}" if r.get("ratio_to_floor") else ""
+        lines.append(f"| {r['contender']} | {r['rows']:,} | {r['median_s']:.2f} | "
+                     f"{r['peak_rss_mb']:,.0f} | {ratio} | {r['description']} |")
+    ranx = [r for r in results if r.get("ranx_jit_s") is not None]
+    if ranx:
+        lines += ["", "ranx inside its process (median): numba JIT warm-up on a toy input, "
+                  "loading the TREC files, evaluating:", ""]
+        for r in ranx:
+            lines.append(f"- {r['rows']:,} rows: warm-up {r['ranx_jit_s']:.2f}s, load {r['ranx_load_s']:.2f}s, "
+                         f"evaluate {r['ranx_eval_s']:.2f}s")
+    diffs = [r for r in results if r.get("diff_vs_floor")]
+    if diffs:
+        lines += ["", "Max |difference| from the floor (per query on common queries, and means "
+                  "over all judged queries with missing queries as 0):", ""]
+        for r in diffs:
+            d = r["diff_vs_floor"]
+            lines.append(f"- {r['contender']} @ {r['rows']:,}: {d['max_abs_diff']:.3g} "
+                         f"(means {d['mean_max_abs_diff']:.3g})")
+    if info.get("notes"):
+        lines += ["", *info["notes"]]
+    (HERE / "results.md").write_text("\n".join(lines) + "\n")
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    for name in dict.fromkeys(r["contender"] for r in results):
+        pts = sorted((r["rows"], r["median_s"]) for r in results
+                     if r["contender"] == name and not r.get("error"))
+        if pts:
+            ax.plot(*zip(*pts), marker="o", label=name,
+                    linestyle="--" if name in ("floor", "scan", "window") else "-")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("run rows")
+    ax.set_ylabel("median wall time (s), whole process")
+    ax.set_title("Evaluating nDCG@10, AP, RR, P@10, R@100")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(HERE / "time_vs_rows.png", dpi=120)
+
+
+# ----------------------------------------------------------------------- main
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default="1M,10M", help="comma-separated: " + ",".join(generate.SIZES))
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--contenders", default="*",
+                    help="comma-separated names or globs: " + ",".join(BY_NAME))
+    ap.add_argument("--threads", type=int, help="DuckDB threads for sqlrank and the DuckDB contenders")
+    ap.add_argument("--quick", action="store_true", help="1M only, 1 repetition")
+    ap.add_argument("--workdir", default="benchmarks/.data", type=Path,
+                    help="generated data, outputs and spill files")
+    args = ap.parse_args()
+    if args.quick:
+        args.sizes, args.repeat = "1M", 1
+    sizes = sorted(generate.parse_sizes(args.sizes), key=generate.SIZES.get)
+    patterns = [p.strip() for p in args.contenders.split(",") if p.strip()]
+    chosen = [c for c in CONTENDERS if any(fnmatch.fnmatch(c.name, p) for p in patterns)]
+    if not chosen:
+        raise SystemExit(f"no contender matches {args.contenders!r}; known: {', '.join(BY_NAME)}")
+
+    notes = []
+    # Ask a child interpreter, as the contenders will: the harness's own
+    # sys.path (benchmarks/ first) is not theirs.
+    has_sqlrank = subprocess.run([sys.executable, "-c", "import sqlrank; sqlrank.evaluate"],
+                                 capture_output=True).returncode == 0
+    if not has_sqlrank:
+        notes.append("sqlrank is not importable (pip install -e .): its contenders were skipped.")
+        print(notes[-1])
+        chosen = [c for c in chosen if not c.needs_sqlrank]
+    if any(s == BIG for s in sizes) and any(BIG not in c.sizes for c in chosen):
+        print(f"note: pytrec_eval, ir_measures, ranx and the sqlrank API contenders skip {BIG} "
+              "(too much memory and time for in-process Python structures).")
+
+    command = "python benchmarks/run.py " + shlex.join(sys.argv[1:])
+    info = {"machine": machine(), "command": command.strip(), "repeat": args.repeat, "notes": notes}
+    results: list[dict] = []
+    checks: dict = {}
+
+    for size in sizes:
+        files = generate.generate(size, args.workdir, args.threads)
+        outdir = args.workdir / "out" / size
+        outdir.mkdir(parents=True, exist_ok=True)
+        opts = {"threads": args.threads}
+        if size == BIG:
+            spill = args.workdir / "spill"
+            spill.mkdir(parents=True, exist_ok=True)
+            opts |= {"memory_limit": BIG_MEMORY_LIMIT, "temp_directory": spill}
+        here = [c for c in chosen if size in c.sizes]
+        checks[size] = check(size, here, files, outdir, opts)
+
+        floor_median = None
+        for c in sorted(here, key=lambda c: c.name != "floor"):  # floor first: ratios need it
+            out = outdir / f"{c.name}.csv"
+            argv = c.argv(files, out, opts)
+            rec = {"contender": c.name, "size": size, "rows": generate.SIZES[size],
+                   "description": c.description, "command": shown(argv)}
+            if opts.get("memory_limit"):  # only DuckDB-based contenders run at BIG
+                rec["description"] += f", memory_limit {BIG_MEMORY_LIMIT} + spill dir"
+            try:
+                samples = []
+                for i in range(args.repeat):
+                    s = run_once(argv)
+                    samples.append(s)
+                    print(f"  [{size}] {c.name:22s} run {i + 1}/{args.repeat}: "
+                          f"{s.seconds:7.2f}s {s.rss_mb:8,.0f} MB", flush=True)
+            except RuntimeError as e:
+                print(f"  [{size}] {c.name} FAILED: {e}", flush=True)
+                rec["error"] = str(e)
+                results.append(rec)
+                continue
+            rec["seconds"] = [s.seconds for s in samples]
+            rec["median_s"] = statistics.median(rec["seconds"])
+            rec["peak_rss_mb"] = max(s.rss_mb for s in samples)
+            if c.name == "floor":
+                floor_median = rec["median_s"]
+            if floor_median:
+                rec["ratio_to_floor"] = rec["median_s"] / floor_median
+            extra = [json.loads(s.stdout.strip().splitlines()[-1]) for s in samples if s.stdout.strip()]
+            for key in {k for e in extra for k in e}:
+                rec[key] = statistics.median(e[key] for e in extra)
+            if c.checkable and c.name != "floor" and (outdir / "floor.csv").exists():
+                d = rec["diff_vs_floor"] = compare(outdir / "floor.csv", out, trec_c=c.needs_sqlrank)
+                if c.must_match and d["max_abs_diff"] > TOLERANCE:
+                    print(f"  WARNING [{size}] {c.name} differs from the floor by {d['max_abs_diff']:.3g}")
+            results.append(rec)
+        write_reports(results, checks, info)  # after every size, so a long run leaves partial results
+
+    print(f"\nwrote {HERE / 'results.md'}, results.json, time_vs_rows.png")
+    print((HERE / "results.md").read_text())
+
+
+if __name__ == "__main__":
+    main()

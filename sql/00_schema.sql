@@ -1,0 +1,13 @@
+-- sqlrank: ranking evaluation as DuckDB SQL macros.
+--
+-- Load order: the files of this folder in name order (00_ … 90_). Every later
+-- file only uses macros defined by an earlier one.
+--
+-- Data model (canonical column names; the loaders map other names, never the macros):
+--   run   (query_id VARCHAR, doc_id VARCHAR, score DOUBLE [, run_id VARCHAR])
+--   qrels (query_id VARCHAR, doc_id VARCHAR, relevance DOUBLE)
+-- Table macros take their tables BY NAME (query_table), so a table, a view,
+-- a CTE or a file path all work:
+--   SELECT * FROM sqlrank.ndcg('qrels', 'run', k := 10);
+-- Judgments come first, then the run, as in trec_eval, ir_measures and ranx.
+CREATE SCHEMA IF NOT EXISTS sqlrank;

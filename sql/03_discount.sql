@@ -1,0 +1,21 @@
+-- sqlrank.discount(rank, kind := 'log2', base := 2) -> DOUBLE
+--
+-- The weight of rank i (1-based) in DCG.
+--   log2      1 / log2(i + 1)                     (Burges; trec_eval; the default)
+--   jarvelin  1 for i < base, 1 / log_base(i) after (the original definition of
+--             Järvelin & Kekäläinen 2002; with base 2 ranks 1 and 2 are both undiscounted)
+--   ln        1 / ln(i + 1)                       (natural-log variant)
+--
+--   sqlrank.discount(1)                       -> 1.0
+--   sqlrank.discount(3)                       -> 0.5            (1 / log2 4)
+--   sqlrank.discount(2, kind := 'jarvelin')   -> 1.0            (1 / log2 2)
+--   sqlrank.discount(4, kind := 'jarvelin')   -> 0.5            (1 / log2 4)
+CREATE OR REPLACE MACRO sqlrank.discount(rank, kind := 'log2', base := 2) AS
+    CASE
+        WHEN sqlrank.choice(kind, ['log2', 'jarvelin', 'ln'], 'discount') IS NULL THEN NULL
+        WHEN kind = 'log2' THEN 1.0 / log2(CAST(rank AS DOUBLE) + 1.0)
+        WHEN kind = 'ln' THEN 1.0 / ln(CAST(rank AS DOUBLE) + 1.0)
+        WHEN base <= 1 THEN error('sqlrank: discount base must be greater than 1, got ' || CAST(base AS VARCHAR))
+        WHEN rank < base THEN CAST(1 AS DOUBLE)
+        ELSE ln(CAST(base AS DOUBLE)) / ln(CAST(rank AS DOUBLE))
+    END;

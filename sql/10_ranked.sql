@@ -1,0 +1,39 @@
+-- sqlrank.ranked(run_table, score_precision := 'double')
+--   -> ([run_id,] query_id, doc_id, rank, num_ret)
+--
+-- Ranks every query's documents the way trec_eval does:
+--   rank = ROW_NUMBER() OVER (PARTITION BY [run_id,] query_id
+--                             ORDER BY score DESC, doc_id DESC)
+-- Highest score first; equal scores by doc id in DESCENDING byte order
+-- (trec_eval's comparator puts the larger docno first). A rank column of the
+-- input, if any, is ignored, as trec_eval ignores it.
+-- num_ret is the number of documents retrieved for the query.
+--
+-- score_precision:
+--   double   scores compare as DOUBLE (trec_eval 10; the default)
+--   float32  scores are rounded to 32-bit floats before comparing, which
+--            reproduces trec_eval 9.x / pytrec_eval ties (1.0 and
+--            1.0000000001 are tied there, so 'b' ranks above 'a').
+--
+-- A run with a run_id column is ranked per run: many systems in one table.
+--
+-- Example: scores a=1.0, b=1.0, c=2.0 for one query -> c:1, b:2, a:3.
+CREATE OR REPLACE MACRO sqlrank.ranking_score(score, score_precision := 'double') AS
+    CASE WHEN score_precision = 'float32' THEN CAST(CAST(score AS FLOAT) AS DOUBLE) ELSE CAST(score AS DOUBLE) END;
+
+CREATE OR REPLACE MACRO sqlrank.ranked(run_table, score_precision := 'double') AS TABLE
+    SELECT
+        COLUMNS('^(run_id|query_id|doc_id)$'),
+        ROW_NUMBER() OVER ranking AS rank,
+        -- same window (so the same sort) with a whole-partition frame
+        count(*) OVER (ranking ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS num_ret
+    FROM query_table(run_table)
+    -- validated once, in a one-row table: a check inside the window's ORDER BY
+    -- would make it volatile, which DuckDB refuses
+    CROSS JOIN (SELECT sqlrank.choice(score_precision, ['double', 'float32'], 'score_precision') AS checked_precision)
+    WINDOW ranking AS (
+        -- row(...) makes one partition key of (run_id, query_id) whether or not
+        -- the run has a run_id column
+        PARTITION BY row(*COLUMNS('^(run_id|query_id)$'))
+        ORDER BY sqlrank.ranking_score(score, score_precision) DESC, doc_id DESC
+    );

@@ -1,0 +1,21 @@
+-- sqlrank.is_count_measure(measure) -> BOOLEAN
+-- sqlrank.summary(result_table) -> ([run_id,] measure, query_id = 'all', value)
+--
+-- The `all` row of a long result table ([run_id,] query_id, measure, value):
+-- the arithmetic mean over the evaluated queries, every query weighted
+-- equally (trec_eval), except the counts NumRet, NumRel and NumRelRet (and
+-- their trec_eval names num_ret, num_rel, num_rel_ret), which are summed.
+--
+--   SELECT * FROM sqlrank.summary('per_query_results');
+CREATE OR REPLACE MACRO sqlrank.is_count_measure(measure) AS
+    regexp_matches(measure, '^(NumRet|NumRel|NumRelRet|num_ret|num_rel|num_rel_ret)([(@_.]|$)');
+
+CREATE OR REPLACE MACRO sqlrank.summary(result_table) AS TABLE
+    SELECT
+        * EXCLUDE (query_id, value),
+        'all' AS query_id,
+        -- bool_and keeps the CASE an aggregate, as GROUP BY ALL requires
+        CASE WHEN bool_and(sqlrank.is_count_measure(measure)) THEN sum(value) ELSE avg(value) END AS value
+    FROM query_table(result_table)
+    WHERE query_id <> 'all'
+    GROUP BY ALL;

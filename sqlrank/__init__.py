@@ -1,0 +1,26 @@
+"""sqlrank: ranking evaluation (nDCG, AP, RR, P, R, ...) as DuckDB SQL macros.
+
+    import sqlrank
+    result = sqlrank.evaluate("qrels.txt", "run.trec", ["nDCG@10", "AP", "RR"])
+    result.summary        # {'nDCG@10': 0.47, 'AP': 0.31, 'RR': 0.62}
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+from .engine import evaluate
+from .errors import EvaluationError, InputError, MeasureError, OutputError, SqlrankError
+from .loading import load_qrels, load_run
+from .macros import connect, install, sql_script
+from .measures import REGISTRY, Measure, parse_all as parse_measures
+from .result import Result
+
+try:
+    __version__ = version("sqlrank")
+except PackageNotFoundError:  # running from a source tree without installing
+    __version__ = "0.0.0+source"
+
+__all__ = [
+    "evaluate", "connect", "install", "sql_script", "load_run", "load_qrels", "parse_measures",
+    "REGISTRY", "Measure", "Result", "SqlrankError", "InputError", "MeasureError", "EvaluationError",
+    "OutputError", "__version__",
+]

@@ -1,0 +1,243 @@
+"""Compose the requested measures into SQL over the macros, run it, return a Result.
+
+The work is two statements, whatever the number of measures, cutoffs and runs:
+
+1. the only pass over the run(s): ``sqlrank.judged_ranking`` ranks every
+   ranking once and keeps the judged documents (plus one row per ranking),
+   stored as a small temporary table;
+2. one statement that computes every measure at every cutoff from that table:
+   one ``sqlrank.measure_table`` call per distinct parameter set (rel, gain,
+   discount, ...), each computing all its cutoffs at once, unioned into the
+   long result with the ``all`` rows from ``sqlrank.summary``.
+
+No metric logic lives here: the formulas are the SQL macros'. Every value put
+into the SQL text is a validated number or a word from the registry's fixed
+choices; table names are ours.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+import duckdb
+
+from . import inputs
+from .errors import EvaluationError, SqlrankError
+from .macros import connect
+from .measures import Measure, parse_all
+from .result import Report, Result, RunReport
+
+MISSING_POLICIES = ("zero", "skip", "error")
+SCORE_PRECISIONS = ("double", "float32")
+QRELS_TABLE = "sqlrank_qrels"
+RUNS_VIEW = "sqlrank_runs"
+JUDGED_TABLE = "sqlrank_judged"
+
+
+def evaluate(
+    qrels,
+    run,
+    measures,
+    *,
+    rel: float | None = None,
+    missing: str = "zero",
+    duplicates: str = "error",
+    depth: int | None = None,
+    score_precision: str = "double",
+    query_col: str | None = None,
+    doc_col: str | None = None,
+    score_col: str | None = None,
+    relevance_col: str | None = None,
+    threads: int | None = None,
+    memory_limit: str | None = None,
+    temp_directory: str | None = None,
+    connection: duckdb.DuckDBPyConnection | None = None,
+) -> Result:
+    """Evaluate one or more runs against relevance judgments.
+
+    qrels, run: a path (TREC, CSV/TSV, Parquet, JSON lines, optionally .gz), a
+        pandas/polars DataFrame, a pyarrow Table, a DuckDB relation or a dict
+        {query_id: {doc_id: value}}. `run` may also be a dict {name: source}
+        (or a list of paths) to evaluate several systems in one pass, or one
+        table with a run_id column.
+    measures: names such as "nDCG@10", "AP(rel=2)", "ndcg_cut_10", "mrr".
+    rel: relevance level for measures that do not name one (trec_eval -l).
+    missing: qrels queries absent from a run score 0 ("zero", trec_eval -c),
+        are left out ("skip", pytrec_eval) or are an error ("error").
+    duplicates: repeated (query_id, doc_id) rows are an "error", or keep the
+        "first" or the "max".
+    depth: keep the top `depth` documents of each ranking (trec_eval -M).
+    score_precision: "double", or "float32" to reproduce pytrec_eval ties.
+    """
+    parsed = parse_all(measures, rel=rel)
+    _check_choice("missing", missing, MISSING_POLICIES)
+    _check_choice("score_precision", score_precision, SCORE_PRECISIONS)
+    if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
+        raise EvaluationError(f"depth must be a whole number >= 1, got {depth!r}")
+    con = connection or connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory)
+    if connection is not None:
+        from .macros import install
+
+        install(con)
+    mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
+    try:
+        report = _load_inputs(con, qrels, run, mapping, duplicates, missing)
+        con.execute(
+            f"CREATE OR REPLACE TEMP TABLE {JUDGED_TABLE} AS SELECT * FROM sqlrank.judged_ranking("
+            f"'{QRELS_TABLE}', '{RUNS_VIEW}', depth := {_sql_value(depth)}, "
+            f"score_precision := '{score_precision}')"
+        )
+        _report_coverage(con, report)
+        if missing == "error":
+            _refuse_missing(report)
+        table = con.sql(measures_sql(parsed, missing)).to_arrow_table()
+    except duckdb.Error as error:
+        raise EvaluationError(f"evaluation failed: {inputs._first_line(error)}") from None
+    return Result(table, parsed, report)
+
+
+def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = JUDGED_TABLE,
+                 qrels: str = QRELS_TABLE) -> str:
+    """The one statement computing every measure at every cutoff from the judged table."""
+    groups: dict[tuple, list[tuple[int, Measure]]] = defaultdict(list)
+    for ordinal, measure in enumerate(measures):
+        groups[_group_key(measure)].append((ordinal, measure))
+    ctes, branches = [], []
+    for number, (key, members) in enumerate(groups.items()):
+        name = f"parameter_set_{number}"
+        settings = dict(key)
+        cutoffs = sorted({m.k for _, m in members}, key=lambda k: (k is None, k))
+        arguments = ", ".join(f"{param} := {_sql_value(value)}" for param, value in settings.items())
+        ctes.append(
+            f"{name} AS MATERIALIZED (\n    SELECT * FROM sqlrank.measure_table('{qrels}', '{judged}', "
+            f"cutoffs := [{', '.join(_sql_value(k) for k in cutoffs)}], {arguments}, "
+            f"missing := '{missing}')\n)"
+        )
+        for ordinal, measure in members:
+            k_test = "k IS NULL" if measure.k is None else f"k = {measure.k}"
+            branches.append(
+                f"SELECT run_id, query_id, {_sql_value(str(measure))} AS measure, "
+                f"{measure.definition.column} AS value, {ordinal} AS ordinal FROM {name} WHERE {k_test}"
+            )
+    per_query = "\n    UNION ALL ".join(branches)
+    return (
+        "WITH\n" + ",\n".join(ctes) + f",\nper_query AS MATERIALIZED (\n    {per_query}\n)\n"
+        "SELECT run_id, query_id, measure, value FROM (\n"
+        "    SELECT run_id, query_id, measure, value, ordinal, 0 AS summary_row FROM per_query\n"
+        "    UNION ALL\n"
+        "    SELECT run_id, query_id, measure, value, ordinal, 1 AS summary_row\n"
+        "    FROM sqlrank.summary('per_query')  -- groups by run_id, measure, ordinal\n"
+        ") ORDER BY run_id, summary_row, query_id, ordinal"
+    )
+
+
+def _group_key(measure: Measure) -> tuple:
+    """Measures sharing these settings are computed by one measure_table call."""
+    settings = {"rel": 1, "gain": "linear", "discount": "log2", "base": 2, "ideal": "qrels", "denominator": "R"}
+    settings.update(dict(measure.params))
+    return tuple(settings.items())
+
+
+def _sql_value(value) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        raise TypeError("booleans are not measure parameters")
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return inputs.quote_literal(value)
+
+
+def _check_choice(name: str, value, allowed) -> None:
+    if value not in allowed:
+        raise EvaluationError(f"unknown {name} '{value}' (expected one of: {', '.join(allowed)})")
+
+
+# ---------------------------------------------------------------- inputs and the report
+
+def _load_inputs(con, qrels, run, mapping, duplicates, missing) -> Report:
+    qrels_columns = {k: v for k, v in mapping.items() if k != "score"}
+    loaded_qrels = inputs.load(con, qrels, QRELS_TABLE + "_source", "qrels", qrels_columns)
+    dropped_qrels = inputs.resolve_duplicates(con, loaded_qrels, "qrels", duplicates)
+    # the qrels are small and read by several parts of the statement: keep one copy
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {QRELS_TABLE} AS SELECT * FROM {inputs.quote_identifier(loaded_qrels.table)}")
+    report = Report(qrels_label=loaded_qrels.label, missing_policy=missing, qrels_duplicates_dropped=dropped_qrels)
+    run_columns = {k: v for k, v in mapping.items() if k != "relevance"}
+    selects = []
+    for number, (name, source) in enumerate(_named_runs(run)):
+        loaded = inputs.load(con, source, f"sqlrank_run_{number}", "run", run_columns)
+        dropped = inputs.resolve_duplicates(con, loaded, "run", duplicates)
+        table = inputs.quote_identifier(loaded.table)
+        has_run_id = "run_id" in [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()]
+        run_id = "run_id" if has_run_id and name is None else inputs.quote_literal(name or "run")
+        selects.append(f"SELECT {run_id} AS run_id, query_id, doc_id, score FROM {table}")
+        report.run_sources.append((name, loaded.label, dropped))
+    con.execute(f"CREATE OR REPLACE TEMP VIEW {RUNS_VIEW} AS " + " UNION ALL ".join(selects))
+    names = [n for n, _, _ in report.run_sources if n is not None]
+    if len(names) != len(set(names)):
+        raise EvaluationError(f"two runs have the same name ({', '.join(names)}); pass a dict {{name: run}} "
+                              "with distinct names")
+    return report
+
+
+def _named_runs(run):
+    """[(name or None, source)]: a dict names its runs; paths are named after their file stem."""
+    if isinstance(run, dict) and run and all(isinstance(v, dict) for v in run.values()):
+        return [(None, run)]  # pytrec_eval shape {qid: {docid: score}}
+    if isinstance(run, dict):
+        if not run:
+            raise EvaluationError("no runs given: the dict of runs is empty")
+        return [(str(name), source) for name, source in run.items()]
+    if isinstance(run, (list, tuple)):
+        if not run:
+            raise EvaluationError("no runs given: the list of runs is empty")
+        return [(_path_name(source, i), source) for i, source in enumerate(run)]
+    return [(_path_name(run, 0) if isinstance(run, (str, Path)) else None, run)]
+
+
+def _path_name(source, index: int) -> str:
+    if isinstance(source, (str, Path)):
+        name = Path(source).name
+        for suffix in (".gz", ".parquet", ".csv", ".tsv", ".jsonl", ".json", ".trec", ".txt", ".run"):
+            if name.lower().endswith(suffix) and len(name) > len(suffix):
+                name = name[: -len(suffix)]
+        return name
+    return f"run{index + 1}"
+
+
+def _report_coverage(con, report: Report) -> None:
+    """Which qrels queries each run misses and which run queries have no judgments, from the judged table."""
+    report.qrels_queries = con.execute(f"SELECT count(DISTINCT query_id) FROM {QRELS_TABLE}").fetchone()[0]
+    rows = con.execute(
+        f"""
+        WITH run_queries AS (SELECT DISTINCT run_id, query_id FROM {JUDGED_TABLE}),
+             qrels_queries AS (SELECT DISTINCT query_id FROM {QRELS_TABLE}),
+             runs AS (SELECT DISTINCT run_id FROM {RUNS_VIEW})
+        SELECT runs.run_id,
+               (SELECT count(*) FROM run_queries r WHERE r.run_id = runs.run_id),
+               (SELECT list(q.query_id ORDER BY q.query_id) FROM qrels_queries q
+                 WHERE NOT EXISTS (SELECT 1 FROM run_queries r WHERE r.run_id = runs.run_id AND r.query_id = q.query_id)),
+               (SELECT count(*) FROM run_queries r WHERE r.run_id = runs.run_id
+                 AND NOT EXISTS (SELECT 1 FROM qrels_queries q WHERE q.query_id = r.query_id))
+        FROM runs ORDER BY runs.run_id
+        """
+    ).fetchall()
+    for run_id, queries, missing, run_only in rows:
+        report.runs[run_id] = RunReport(queries=queries, missing_queries=list(missing or []), run_only_queries=run_only)
+    if not report.runs:
+        raise EvaluationError(f"the run has no rows: nothing to evaluate ({', '.join(l for _, l, _ in report.run_sources)})")
+
+
+def _refuse_missing(report: Report) -> None:
+    for run_id, run_report in report.runs.items():
+        if run_report.missing_queries:
+            shown = ", ".join(run_report.missing_queries[:5])
+            more = f" and {len(run_report.missing_queries) - 5} more" if len(run_report.missing_queries) > 5 else ""
+            raise EvaluationError(
+                f"run '{run_id}': {len(run_report.missing_queries)} qrels queries have no documents in the run "
+                f"({shown}{more}); use missing='zero' to score them 0 or missing='skip' to leave them out"
+            )
+
+
+__all__ = ["evaluate", "measures_sql", "SqlrankError"]

@@ -1,0 +1,235 @@
+"""The measure registry: every measure's name, aliases and typed parameters, declared once.
+
+The Python API, the CLI (`sqlrank measures`, `--help`) and the README table all
+read this declaration. Parsing accepts three spellings of a measure:
+
+* ir_measures syntax: ``nDCG@10``, ``AP(rel=2)@100``, ``nDCG(gain=exp)@10``;
+* trec_eval names: ``ndcg_cut_10``, ``ndcg_cut.10``, ``map``, ``P_5``, ``P.5,10``;
+* shorthands: ``ndcg@10``, ``map@10``, ``mrr``, ``hit@10``.
+
+Every spelling resolves to one :class:`Measure` whose canonical name
+(``str(measure)``) is the ir_measures spelling with non-default parameters.
+Parameter values are validated here, so only known words and numbers ever
+reach the SQL text.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from dataclasses import dataclass, field
+
+from .errors import MeasureError
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    default: object
+    choices: tuple[str, ...] = ()  # empty: a number
+    help: str = ""
+
+    def parse(self, text: str, measure: str) -> object:
+        if self.choices:
+            if text in self.choices:
+                return text
+            raise MeasureError(
+                f"{measure}: unknown {self.name} '{text}' (expected one of: {', '.join(self.choices)})"
+            )
+        try:
+            value = float(text)
+        except ValueError:
+            raise MeasureError(f"{measure}: {self.name} must be a number, got '{text}'") from None
+        if not math.isfinite(value):
+            raise MeasureError(f"{measure}: {self.name} must be a finite number, got '{text}'")
+        if self.name == "base" and value <= 1:
+            raise MeasureError(f"{measure}: base must be greater than 1, got '{text}'")
+        return int(value) if value.is_integer() else value
+
+
+PARAMETERS = {
+    p.name: p
+    for p in (
+        Parameter("rel", 1, help="minimum label of a relevant document (trec_eval -l)"),
+        Parameter("gain", "linear", ("linear", "exp"), "linear = label; exp = 2^label - 1"),
+        Parameter("discount", "log2", ("log2", "jarvelin", "ln"), "1/log2(i+1); Järvelin's 1/log_base(i) from i = base; 1/ln(i+1)"),
+        Parameter("base", 2, help="log base of the jarvelin discount"),
+        Parameter("ideal", "qrels", ("qrels", "run"), "ideal ranking from all judgments, or from the retrieved list"),
+        Parameter("denominator", "R", ("R", "min_R_k", "retrieved"), "AP divides by R, min(R, k) or relevant retrieved"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class MeasureDef:
+    name: str  # canonical ir_measures name
+    column: str  # column of sqlrank.measure_table
+    macro: str  # the per-measure table macro for the DuckDB shell
+    definition: str
+    params: tuple[str, ...] = ()
+    cutoff: bool = True
+    count: bool = False  # summed, not averaged, in the `all` row
+    aliases: tuple[str, ...] = ()
+
+
+REGISTRY: dict[str, MeasureDef] = {
+    m.name: m
+    for m in (
+        MeasureDef("nDCG", "ndcg", "ndcg", "DCG@k / IDCG@k; 0 when IDCG@k = 0", ("gain", "discount", "base", "ideal"), aliases=("ndcg",)),
+        MeasureDef("DCG", "dcg", "dcg", "Σ_{i<=k} gain(label_i) · discount(i)", ("gain", "discount", "base"), aliases=("dcg",)),
+        MeasureDef("IDCG", "idcg", "idcg", "DCG@k of the ideal ordering", ("gain", "discount", "base", "ideal"), aliases=("ideal_dcg",)),
+        MeasureDef("CG", "cg", "cg", "Σ_{i<=k} gain(label_i)", ("gain",)),
+        MeasureDef("AP", "ap", "ap", "Σ_{relevant i<=k} P@i / denominator (R by default)", ("rel", "denominator"), aliases=("map",)),
+        MeasureDef("RR", "rr", "rr", "1 / rank of the first relevant document within k, else 0", ("rel",), aliases=("recip_rank", "mrr")),
+        MeasureDef("P", "p", "precision", "relevant in top k / k (always k)", ("rel",), aliases=("precision",)),
+        MeasureDef("R", "r", "recall", "relevant in top k / R; 0 when R = 0", ("rel",), aliases=("recall",)),
+        MeasureDef("Rprec", "rprec", "rprec", "relevant in top R / R; 0 when R = 0", ("rel",), cutoff=False),
+        MeasureDef("Success", "success", "success", "1 if a relevant document is in the top k, else 0", ("rel",), aliases=("hit", "hit_rate")),
+        MeasureDef("bpref", "bpref", "bpref", "trec_eval's bpref (judged non-relevant documents ranked above relevant ones)", ("rel",), cutoff=False),
+        MeasureDef("NumRet", "num_ret", "num_ret", "documents retrieved (within k)", (), count=True, aliases=("num_ret",)),
+        MeasureDef("NumRel", "num_rel", "num_rel", "relevant judgments of the query (R)", ("rel",), cutoff=False, count=True, aliases=("num_rel",)),
+        MeasureDef("NumRelRet", "num_rel_ret", "num_rel_ret", "relevant documents retrieved (within k)", ("rel",), count=True, aliases=("num_rel_ret",)),
+    )
+}
+
+# trec_eval measure families whose cutoffs are written `name_k` / `name.k`
+_TREC_CUTOFF = {"ndcg_cut": "nDCG", "map_cut": "AP", "p": "P", "recall": "R", "success": "Success"}
+
+_NAMES: dict[str, MeasureDef] = {}
+for _m in REGISTRY.values():
+    for _spelling in (_m.name, *_m.aliases):
+        _NAMES[_spelling.lower()] = _m
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One measure with its parameters resolved (defaults filled in) and its cutoff."""
+
+    definition: MeasureDef
+    params: tuple[tuple[str, object], ...] = field(default=())
+    k: int | None = None
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    def param(self, name: str) -> object:
+        return dict(self.params)[name]
+
+    def __str__(self) -> str:
+        shown = [f"{n}={v}" for n, v in self.params if v != PARAMETERS[n].default]
+        text = self.name + (f"({','.join(shown)})" if shown else "")
+        return text + (f"@{self.k}" if self.k is not None else "")
+
+
+_IR_MEASURES_FORM = re.compile(r"^(?P<name>[A-Za-z_]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>[^@()]*))?$")
+_TREC_FORM = re.compile(r"^(?P<name>[A-Za-z_]+?)(?:_|\.)(?P<ks>[0-9][0-9,]*)$")
+
+
+def parse(text: str, *, rel: float | None = None) -> list[Measure]:
+    """Parse one measure string; trec_eval's `P.5,10` gives several measures.
+
+    `rel` is the default relevance level for measures that do not name one
+    (the CLI's --rel, trec_eval's -l).
+    """
+    spelling = text.strip()
+    if not spelling:
+        raise MeasureError("empty measure name; " + _known_names_hint())
+    trec = _TREC_FORM.match(spelling)
+    if trec and trec.group("name").lower() in _TREC_CUTOFF:
+        definition = REGISTRY[_TREC_CUTOFF[trec.group("name").lower()]]
+        ks = [part for part in trec.group("ks").split(",") if part]
+        return [_build(spelling, definition, {}, k, rel) for k in ks]
+    match = _IR_MEASURES_FORM.match(spelling)
+    if not match:
+        raise MeasureError(
+            f"cannot read measure '{spelling}': expected NAME, NAME@k or NAME(param=value,...)@k, "
+            "e.g. nDCG@10, AP(rel=2), ndcg_cut_10"
+        )
+    name = match.group("name")
+    definition = _NAMES.get(name.lower())
+    if definition is None:
+        raise MeasureError(f"unknown measure '{name}'{_suggestion(name)}; {_known_names_hint()}")
+    raw_params = {}
+    if match.group("params"):
+        for item in match.group("params").split(","):
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip() or not value.strip():
+                raise MeasureError(f"{spelling}: parameters are written name=value, got '{item.strip()}'")
+            raw_params[key.strip()] = value.strip()
+    return [_build(spelling, definition, raw_params, match.group("k"), rel)]
+
+
+def parse_all(texts, *, rel: float | None = None) -> list[Measure]:
+    """Parse a list of measure strings; duplicates (same canonical measure) are kept once."""
+    if isinstance(texts, str):
+        texts = [texts]
+    seen: dict[str, Measure] = {}
+    for text in texts:
+        if not isinstance(text, str):
+            raise MeasureError(f"measure names are strings, got {type(text).__name__} {text!r}")
+        for measure in parse(text, rel=rel):
+            seen.setdefault(str(measure), measure)
+    if not seen:
+        raise MeasureError("no measures given; " + _known_names_hint())
+    return list(seen.values())
+
+
+def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, rel) -> Measure:
+    params = {}
+    for key, value in raw_params.items():
+        if key not in definition.params:
+            allowed = ", ".join(definition.params) or "none"
+            hint = difflib.get_close_matches(key, definition.params, n=1)
+            raise MeasureError(
+                f"{spelling}: {definition.name} has no parameter '{key}' (its parameters: {allowed})"
+                + (f"; did you mean '{hint[0]}'?" if hint else "")
+            )
+        params[key] = PARAMETERS[key].parse(value, spelling)
+    for key in definition.params:
+        if key not in params:
+            params[key] = rel if (key == "rel" and rel is not None) else PARAMETERS[key].default
+    if key_rel := params.get("rel"):
+        params["rel"] = int(key_rel) if float(key_rel).is_integer() else key_rel
+    k = None
+    if k_text is not None:
+        if not definition.cutoff:
+            raise MeasureError(f"{spelling}: {definition.name} takes no cutoff (@k)")
+        if not re.fullmatch(r"[0-9]+", k_text.strip()) or int(k_text) < 1:
+            raise MeasureError(f"{spelling}: the cutoff must be a whole number >= 1, got '{k_text}'")
+        k = int(k_text)
+    return Measure(definition, tuple(sorted(params.items())), k)
+
+
+def _suggestion(name: str) -> str:
+    spellings = sorted({s for m in REGISTRY.values() for s in (m.name, *m.aliases)} | set(_TREC_CUTOFF))
+    close = difflib.get_close_matches(name, spellings, n=1, cutoff=0.5)
+    if not close:
+        close = difflib.get_close_matches(name.lower(), [s.lower() for s in spellings], n=1, cutoff=0.5)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _known_names_hint() -> str:
+    return "known measures: " + ", ".join(REGISTRY) + " (see `sqlrank measures`)"
+
+
+# trec_eval's names for canonical measures at default parameters, used by the `trec` output format
+def trec_name(measure: Measure) -> str:
+    non_default = [n for n, v in measure.params if v != PARAMETERS[n].default and n != "rel"]
+    if non_default:
+        return str(measure)
+    base = {
+        "nDCG": ("ndcg", "ndcg_cut"), "AP": ("map", "map_cut"), "RR": ("recip_rank", None),
+        "P": (None, "P"), "R": (None, "recall"), "Success": (None, "success"), "Rprec": ("Rprec", None),
+        "bpref": ("bpref", None), "NumRet": ("num_ret", None), "NumRel": ("num_rel", None),
+        "NumRelRet": ("num_rel_ret", None), "DCG": ("dcg", None), "IDCG": ("ideal_dcg", None),
+    }.get(measure.name)
+    if base is None:
+        return str(measure)
+    whole, cut = base
+    if measure.k is None and whole:
+        return whole
+    if measure.k is not None and cut:
+        return f"{cut}_{measure.k}"
+    return str(measure)

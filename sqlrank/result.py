@@ -1,0 +1,99 @@
+"""The result of an evaluation: a long table plus the report of what the policies did."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+
+@dataclass
+class RunReport:
+    queries: int = 0  # queries of the run (judged or not)
+    missing_queries: list[str] = field(default_factory=list)  # qrels queries the run does not have
+    run_only_queries: int = 0  # run queries without judgments: left out
+
+
+@dataclass
+class Report:
+    """What happened to the inputs, so that no one has to guess why a mean changed."""
+
+    qrels_label: str = ""
+    missing_policy: str = "zero"
+    qrels_queries: int = 0
+    qrels_duplicates_dropped: int = 0
+    run_sources: list[tuple[str | None, str, int]] = field(default_factory=list)  # (name, label, duplicates dropped)
+    runs: dict[str, RunReport] = field(default_factory=dict)
+
+    def notices(self) -> list[str]:
+        """One line per thing the user should know; empty when nothing was filled, skipped or dropped."""
+        lines = []
+        if self.qrels_duplicates_dropped:
+            lines.append(f"{self.qrels_label}: {self.qrels_duplicates_dropped} duplicate judgment row(s) dropped")
+        for name, label, dropped in self.run_sources:
+            if dropped:
+                lines.append(f"{label}: {dropped} duplicate run row(s) dropped")
+        action = {"zero": "scored 0", "skip": "left out of the mean", "error": "refused"}[self.missing_policy]
+        for run_id, run in self.runs.items():
+            if run.missing_queries:
+                shown = ", ".join(run.missing_queries[:3]) + (", ..." if len(run.missing_queries) > 3 else "")
+                lines.append(f"run '{run_id}': {len(run.missing_queries)} of {self.qrels_queries} qrels queries "
+                             f"have no documents ({shown}): {action} (missing='{self.missing_policy}')")
+            if run.run_only_queries:
+                lines.append(f"run '{run_id}': {run.run_only_queries} queries have no judgments: left out")
+        return lines
+
+
+class Result:
+    """Long table (run_id, query_id, measure, value); `query_id = 'all'` rows hold the means."""
+
+    def __init__(self, table: pa.Table, measures, report: Report):
+        self._table = table
+        self.measures = [str(m) for m in measures]
+        self.report = report
+        self.runs = list(dict.fromkeys(table.column("run_id").to_pylist())) or list(report.runs)
+
+    # conversions
+    def to_arrow(self) -> pa.Table:
+        return self._table
+
+    def to_pandas(self):
+        return self._table.to_pandas()
+
+    def to_polars(self):
+        import polars as pl
+
+        return pl.from_arrow(self._table)
+
+    @property
+    def summary(self) -> dict:
+        """{measure: mean} for one run, {run_id: {measure: mean}} for several."""
+        by_run: dict[str, dict[str, float]] = {run: {} for run in self.runs}
+        for row in self._table.filter(pc.equal(self._table["query_id"], "all")).to_pylist():
+            by_run[row["run_id"]][row["measure"]] = row["value"]
+        return next(iter(by_run.values())) if len(by_run) == 1 else by_run
+
+    @property
+    def per_query(self) -> pa.Table:
+        """The per-query rows (no `all` rows), long form."""
+        return self._table.filter(pc.not_equal(self._table["query_id"], "all"))
+
+    def notices(self) -> list[str]:
+        return self.report.notices()
+
+    def __len__(self) -> int:
+        return self._table.num_rows
+
+    def __str__(self) -> str:
+        from .export import format_table
+
+        return format_table(self, per_query=False)
+
+    def __repr__(self) -> str:
+        return f"<sqlrank.Result {len(self.runs)} run(s), {len(self.measures)} measure(s)>\n{self}"
+
+    def _repr_html_(self) -> str:
+        from .export import format_html
+
+        return format_html(self)
