@@ -1,5 +1,5 @@
 -- sqlrank.ranked(run_table, score_precision := 'double')
---   -> ([run_id,] query_id, doc_id, rank, num_ret)
+--   -> (every column of run_table, rank, num_ret)
 --
 -- Ranks every query's documents the way trec_eval does:
 --   rank = ROW_NUMBER() OVER (PARTITION BY [run_id,] query_id
@@ -8,6 +8,7 @@
 -- (trec_eval's comparator puts the larger docno first). A rank column of the
 -- input, if any, is ignored, as trec_eval ignores it.
 -- num_ret is the number of documents retrieved for the query.
+-- Other columns (a judgment joined beforehand, say) are passed through.
 --
 -- score_precision:
 --   double   scores compare as DOUBLE (trec_eval 10; the default)
@@ -23,17 +24,18 @@ CREATE OR REPLACE MACRO sqlrank.ranking_score(score, score_precision := 'double'
 
 CREATE OR REPLACE MACRO sqlrank.ranked(run_table, score_precision := 'double') AS TABLE
     SELECT
-        COLUMNS('^(run_id|query_id|doc_id)$'),
+        ranking_input.*,
         ROW_NUMBER() OVER ranking AS rank,
         -- same window (so the same sort) with a whole-partition frame
         count(*) OVER (ranking ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS num_ret
-    FROM query_table(run_table)
+    FROM query_table(run_table) AS ranking_input
     -- validated once, in a one-row table: a check inside the window's ORDER BY
     -- would make it volatile, which DuckDB refuses
     CROSS JOIN (SELECT sqlrank.choice(score_precision, ['double', 'float32'], 'score_precision') AS checked_precision)
     WINDOW ranking AS (
-        -- row(...) makes one partition key of (run_id, query_id) whether or not
-        -- the run has a run_id column
-        PARTITION BY row(*COLUMNS('^(run_id|query_id)$'))
+        -- one partition key whether or not the run has a run_id column: with
+        -- query_id alone this is query_id itself (as fast as partitioning by
+        -- the column); with run_id it joins the two with a NUL byte
+        PARTITION BY concat_ws(chr(0), *COLUMNS('^(run_id|query_id)$'))
         ORDER BY sqlrank.ranking_score(score, score_precision) DESC, doc_id DESC
     );

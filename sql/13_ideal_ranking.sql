@@ -13,6 +13,7 @@ CREATE OR REPLACE MACRO sqlrank.ideal_ranking(qrels_table) AS TABLE
     SELECT
         query_id,
         CAST(relevance AS DOUBLE) AS relevance,
-        ROW_NUMBER() OVER (PARTITION BY query_id ORDER BY relevance DESC, doc_id DESC) AS ideal_rank
+        -- ties need no order: equal labels have equal gains
+        ROW_NUMBER() OVER (PARTITION BY query_id ORDER BY relevance DESC) AS ideal_rank
     FROM query_table(qrels_table)
     WHERE relevance > 0;

@@ -14,8 +14,11 @@ CREATE OR REPLACE MACRO sqlrank.summary(result_table) AS TABLE
     SELECT
         * EXCLUDE (query_id, value),
         'all' AS query_id,
-        -- bool_and keeps the CASE an aggregate, as GROUP BY ALL requires
-        CASE WHEN bool_and(sqlrank.is_count_measure(measure)) THEN sum(value) ELSE avg(value) END AS value
+        -- bool_and keeps the CASE an aggregate, as GROUP BY ALL requires. Summing in
+        -- query order (as trec_eval does) makes the mean the same to the last bit
+        -- whatever order the rows arrive in: one run alone or many together.
+        CASE WHEN bool_and(sqlrank.is_count_measure(measure)) THEN sum(value ORDER BY query_id)
+             ELSE sum(value ORDER BY query_id) / count(*) END AS value
     FROM query_table(result_table)
     WHERE query_id <> 'all'
     GROUP BY ALL;

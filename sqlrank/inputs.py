@@ -373,9 +373,12 @@ def resolve_duplicates(con, loaded: Loaded, kind: str, policy: str) -> int:
     if policy not in DUPLICATE_POLICIES:
         raise InputError(f"unknown duplicates policy '{policy}' (expected one of: {', '.join(DUPLICATE_POLICIES)})")
     table = quote_identifier(loaded.table)
+    # a table holding several runs (run_id column) has each document once per run, not once overall
+    has_run_id = "run_id" in [row[0] for row in con.execute(f"DESCRIBE {table}").fetchall()]
+    key = "run_id, query_id, doc_id" if has_run_id else "query_id, doc_id"
     examples = con.execute(
-        f"SELECT query_id, doc_id, count(*) AS copies FROM {table} GROUP BY query_id, doc_id "
-        f"HAVING count(*) > 1 ORDER BY query_id, doc_id LIMIT 3"
+        f"SELECT query_id, doc_id, count(*) AS copies FROM {table} GROUP BY {key} "
+        f"HAVING count(*) > 1 ORDER BY {key} LIMIT 3"
     ).fetchall()
     if not examples:
         return 0
@@ -392,7 +395,7 @@ def resolve_duplicates(con, loaded: Loaded, kind: str, policy: str) -> int:
     con.execute(
         f"CREATE OR REPLACE TEMP TABLE {quote_identifier(deduplicated)} AS "
         f"SELECT * EXCLUDE (input_order) FROM (SELECT *, row_number() OVER () AS input_order FROM {table}) "
-        f"QUALIFY row_number() OVER (PARTITION BY query_id, doc_id ORDER BY {order}, input_order) = 1"
+        f"QUALIFY row_number() OVER (PARTITION BY {key} ORDER BY {order}, input_order) = 1"
     )
     after = con.execute(f"SELECT count(*) FROM {quote_identifier(deduplicated)}").fetchone()[0]
     loaded.table = deduplicated

@@ -4,7 +4,8 @@ The Python API, the CLI (`sqlrank measures`, `--help`) and the README table all
 read this declaration. Parsing accepts three spellings of a measure:
 
 * ir_measures syntax: ``nDCG@10``, ``AP(rel=2)@100``, ``nDCG(gain=exp)@10``;
-* trec_eval names: ``ndcg_cut_10``, ``ndcg_cut.10``, ``map``, ``P_5``, ``P.5,10``;
+* trec_eval names: ``ndcg_cut_10``, ``ndcg_cut.10``, ``map``, ``P_5``, ``P.5,10``
+  (``ndcg_cut`` and ``map_cut`` alone give trec_eval's default cutoffs);
 * shorthands: ``ndcg@10``, ``map@10``, ``mrr``, ``hit@10``.
 
 Every spelling resolves to one :class:`Measure` whose canonical name
@@ -34,8 +35,10 @@ class Parameter:
         if self.choices:
             if text in self.choices:
                 return text
+            close = difflib.get_close_matches(text, self.choices, n=1, cutoff=0.5)
             raise MeasureError(
                 f"{measure}: unknown {self.name} '{text}' (expected one of: {', '.join(self.choices)})"
+                + (f"; did you mean '{close[0]}'?" if close else "")
             )
         try:
             value = float(text)
@@ -93,8 +96,13 @@ REGISTRY: dict[str, MeasureDef] = {
     )
 }
 
-# trec_eval measure families whose cutoffs are written `name_k` / `name.k`
-_TREC_CUTOFF = {"ndcg_cut": "nDCG", "map_cut": "AP", "p": "P", "recall": "R", "success": "Success"}
+# trec_eval measure families whose cutoffs are written `name_k` / `name.k`, as trec_eval spells them
+TREC_FAMILIES = {"ndcg_cut": "nDCG", "map_cut": "AP", "P": "P", "recall": "R", "success": "Success"}
+_TREC_CUTOFF = {family.lower(): name for family, name in TREC_FAMILIES.items()}
+# `-m ndcg_cut` alone gives trec_eval's default cutoffs (m_ndcg_cut.c, m_map_cut.c); the other
+# families are also sqlrank measures without a cutoff (P = relevant retrieved / retrieved, ...)
+_TREC_DEFAULT_CUTOFFS = {"ndcg_cut": (5, 10, 15, 20, 30, 100, 200, 500, 1000),
+                         "map_cut": (5, 10, 15, 20, 30, 100, 200, 500, 1000)}
 
 _NAMES: dict[str, MeasureDef] = {}
 for _m in REGISTRY.values():
@@ -141,6 +149,9 @@ def parse(text: str, *, rel: float | None = None) -> list[Measure]:
         definition = REGISTRY[_TREC_CUTOFF[trec.group("name").lower()]]
         ks = [part for part in trec.group("ks").split(",") if part]
         return [_build(spelling, definition, {}, k, rel) for k in ks]
+    if spelling.lower() in _TREC_DEFAULT_CUTOFFS:
+        definition = REGISTRY[_TREC_CUTOFF[spelling.lower()]]
+        return [_build(spelling, definition, {}, str(k), rel) for k in _TREC_DEFAULT_CUTOFFS[spelling.lower()]]
     match = _IR_MEASURES_FORM.match(spelling)
     if not match:
         raise MeasureError(
@@ -150,7 +161,7 @@ def parse(text: str, *, rel: float | None = None) -> list[Measure]:
     name = match.group("name")
     definition = _NAMES.get(name.lower())
     if definition is None:
-        raise MeasureError(f"unknown measure '{name}'{_suggestion(name)}; {_known_names_hint()}")
+        raise MeasureError(f"unknown measure '{name}'{_suggestion(name, spelling)}; {_known_names_hint()}")
     raw_params = {}
     if match.group("params"):
         for item in match.group("params").split(","):
@@ -202,16 +213,57 @@ def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, rel)
     return Measure(definition, tuple(sorted(params.items())), k)
 
 
-def _suggestion(name: str) -> str:
-    spellings = sorted({s for m in REGISTRY.values() for s in (m.name, *m.aliases)} | set(_TREC_CUTOFF))
-    close = difflib.get_close_matches(name, spellings, n=1, cutoff=0.5)
-    if not close:
-        close = difflib.get_close_matches(name.lower(), [s.lower() for s in spellings], n=1, cutoff=0.5)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+def _suggestion(name: str, spelling: str) -> str:
+    """` (did you mean 'nDCG@10'?)`: the closest known name, with the rest of what was typed."""
+    known = [*_TREC_DEFAULT_CUTOFFS, *(a for m in REGISTRY.values() for a in m.aliases), *REGISTRY]
+    by_lower = {s.lower(): s for s in known}  # the canonical spelling wins over a same-letters alias
+    close = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.5)
+    return f" (did you mean '{by_lower[close[0]]}{spelling[len(name):]}'?)" if close else ""
 
 
 def _known_names_hint() -> str:
     return "known measures: " + ", ".join(REGISTRY) + " (see `sqlrank measures`)"
+
+
+# ---------------------------------------------------------------- documentation from the registry
+
+def spellings(definition: MeasureDef) -> list[str]:
+    """Every other way to write the measure: its aliases and trec_eval's `family_k` / `family.k` forms."""
+    others = [a for a in definition.aliases if a.lower() != definition.name.lower()]  # names ignore case
+    families = [f for f, name in TREC_FAMILIES.items() if name == definition.name]
+    return others + [form for f in families for form in (f"{f}_k", f"{f}.k")]
+
+
+def describe() -> list[dict]:
+    """One row per measure, in registry order: what `sqlrank measures` prints and the README table shows.
+
+    Keys: name, aliases, parameters ({name: default}), cutoff (takes @k), summary
+    ("mean" or "sum" in the `all` row), definition, macro (the DuckDB table macro).
+    """
+    return [
+        {
+            "name": m.name,
+            "aliases": spellings(m),
+            "parameters": {p: PARAMETERS[p].default for p in m.params},
+            "cutoff": m.cutoff,
+            "summary": "sum" if m.count else "mean",
+            "definition": m.definition,
+            "macro": f"sqlrank.{m.macro}",
+        }
+        for m in REGISTRY.values()
+    ]
+
+
+def markdown_table() -> str:
+    """The README's measures table, generated from describe() (a test keeps the README in sync)."""
+    lines = ["| measure | also written | parameters (default) | @k | `all` row | definition | SQL macro |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for row in describe():
+        aliases = ", ".join(f"`{a}`" for a in row["aliases"]) or "—"
+        params = ", ".join(f"{p}={d}" for p, d in row["parameters"].items()) or "—"
+        lines.append(f"| `{row['name']}` | {aliases} | {params} | {'yes' if row['cutoff'] else 'no'} | "
+                     f"{row['summary']} | {row['definition']} | `{row['macro']}` |")
+    return "\n".join(lines) + "\n"
 
 
 # trec_eval's names for canonical measures at default parameters, used by the `trec` output format

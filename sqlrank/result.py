@@ -21,19 +21,25 @@ class Report:
 
     qrels_label: str = ""
     missing_policy: str = "zero"
+    depth: int | None = None  # rankings cut at this rank (trec_eval -M)
+    duplicates_policy: str = "error"
     qrels_queries: int = 0
     qrels_duplicates_dropped: int = 0
     run_sources: list[tuple[str | None, str, int]] = field(default_factory=list)  # (name, label, duplicates dropped)
     runs: dict[str, RunReport] = field(default_factory=dict)
+    run_tables: list[tuple[str | None, str]] = field(default_factory=list)  # (run_id or None, canonical table)
 
     def notices(self) -> list[str]:
         """One line per thing the user should know; empty when nothing was filled, skipped or dropped."""
         lines = []
+        kept = {"first": "kept the first", "max": "kept the highest"}.get(self.duplicates_policy, "")
         if self.qrels_duplicates_dropped:
-            lines.append(f"{self.qrels_label}: {self.qrels_duplicates_dropped} duplicate judgment row(s) dropped")
+            lines.append(f"{self.qrels_label}: {_count(self.qrels_duplicates_dropped, 'duplicate judgment row')} "
+                         f"dropped, {kept} label (duplicates='{self.duplicates_policy}')")
         for name, label, dropped in self.run_sources:
             if dropped:
-                lines.append(f"{label}: {dropped} duplicate run row(s) dropped")
+                lines.append(f"{label}: {_count(dropped, 'duplicate run row')} dropped, {kept} score "
+                             f"(duplicates='{self.duplicates_policy}')")
         action = {"zero": "scored 0", "skip": "left out of the mean", "error": "refused"}[self.missing_policy]
         for run_id, run in self.runs.items():
             if run.missing_queries:
@@ -41,8 +47,16 @@ class Report:
                 lines.append(f"run '{run_id}': {len(run.missing_queries)} of {self.qrels_queries} qrels queries "
                              f"have no documents ({shown}): {action} (missing='{self.missing_policy}')")
             if run.run_only_queries:
-                lines.append(f"run '{run_id}': {run.run_only_queries} queries have no judgments: left out")
+                lines.append(f"run '{run_id}': {_count(run.run_only_queries, 'query', 'queries')} without judgments "
+                             "left out")
+        if self.depth is not None:
+            lines.append(f"rankings cut at depth {self.depth}: documents below rank {self.depth} ignored "
+                         f"(depth={self.depth})")
         return lines
+
+
+def _count(number: int, singular: str, plural: str | None = None) -> str:
+    return f"{number} {singular if number == 1 else plural or singular + 's'}"
 
 
 class Result:
