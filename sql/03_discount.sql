@@ -10,12 +10,16 @@
 --   sqlrank.discount(3)                       -> 0.5            (1 / log2 4)
 --   sqlrank.discount(2, kind := 'jarvelin')   -> 1.0            (1 / log2 2)
 --   sqlrank.discount(4, kind := 'jarvelin')   -> 0.5            (1 / log2 4)
+--
+-- Every denominator sits in NULLIF(..., 0), as everywhere in sqlrank: x / 0 is
+-- NULL in DuckDB 1.x, +-infinity in DuckDB 2.0 and an error in standard SQL, and
+-- NULLIF makes them agree. (None is ever 0 here; the rule is kept without exceptions.)
 CREATE OR REPLACE MACRO sqlrank.discount(rank, kind := 'log2', base := 2) AS
     CASE
         WHEN sqlrank.choice(kind, ['log2', 'jarvelin', 'ln'], 'discount') IS NULL THEN NULL
-        WHEN kind = 'log2' THEN 1.0 / log2(CAST(rank AS DOUBLE) + 1.0)
-        WHEN kind = 'ln' THEN 1.0 / ln(CAST(rank AS DOUBLE) + 1.0)
+        WHEN kind = 'log2' THEN 1.0 / NULLIF(log2(CAST(rank AS DOUBLE) + 1.0), 0)
+        WHEN kind = 'ln' THEN 1.0 / NULLIF(ln(CAST(rank AS DOUBLE) + 1.0), 0)
         WHEN base <= 1 THEN error('sqlrank: discount base must be greater than 1, got ' || CAST(base AS VARCHAR))
         WHEN rank < base THEN CAST(1 AS DOUBLE)
-        ELSE ln(CAST(base AS DOUBLE)) / ln(CAST(rank AS DOUBLE))
+        ELSE ln(CAST(base AS DOUBLE)) / NULLIF(ln(CAST(rank AS DOUBLE)), 0)
     END;

@@ -14,13 +14,23 @@
 --   double   scores compare as DOUBLE (trec_eval 10; the default)
 --   float32  scores are rounded to 32-bit floats before comparing, which
 --            reproduces trec_eval 9.x / pytrec_eval ties (1.0 and
---            1.0000000001 are tied there, so 'b' ranks above 'a').
+--            1.0000000001 are tied there, so 'b' ranks above 'a'). Scores beyond
+--            float32's range become +-infinity, as C's cast makes them there
+--            (DuckDB's own CAST to FLOAT raises an error instead).
+-- An unknown score_precision is an error (checked in a one-row WHERE, which
+-- the optimizer cannot prune the way it prunes an unused column).
 --
 -- A run with a run_id column is ranked per run: many systems in one table.
 --
 -- Example: scores a=1.0, b=1.0, c=2.0 for one query -> c:1, b:2, a:3.
 CREATE OR REPLACE MACRO sqlrank.ranking_score(score, score_precision := 'double') AS
-    CASE WHEN score_precision = 'float32' THEN CAST(CAST(score AS FLOAT) AS DOUBLE) ELSE CAST(score AS DOUBLE) END;
+    CASE
+        WHEN score_precision <> 'float32' THEN CAST(score AS DOUBLE)
+        -- beyond float32's range (from FLT_MAX + half an ulp) C's cast, so trec_eval 9.x
+        -- and pytrec_eval, give +-infinity (1e300 and 1e301 tie); DuckDB's CAST refuses
+        WHEN abs(score) >= 3.4028235677973366e38 THEN sign(score) * CAST('inf' AS DOUBLE)
+        ELSE CAST(CAST(score AS FLOAT) AS DOUBLE)
+    END;
 
 CREATE OR REPLACE MACRO sqlrank.ranked(run_table, score_precision := 'double') AS TABLE
     SELECT
@@ -30,8 +40,9 @@ CREATE OR REPLACE MACRO sqlrank.ranked(run_table, score_precision := 'double') A
         count(*) OVER (ranking ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS num_ret
     FROM query_table(run_table) AS ranking_input
     -- validated once, in a one-row table: a check inside the window's ORDER BY
-    -- would make it volatile, which DuckDB refuses
-    CROSS JOIN (SELECT sqlrank.choice(score_precision, ['double', 'float32'], 'score_precision') AS checked_precision)
+    -- would make it volatile, which DuckDB refuses. The WHERE is what makes the
+    -- check run: an unused column of a cross join is pruned, check and all
+    CROSS JOIN (SELECT 1 AS checked WHERE sqlrank.choice(score_precision, ['double', 'float32'], 'score_precision') IS NOT NULL)
     WINDOW ranking AS (
         -- one partition key whether or not the run has a run_id column: with
         -- query_id alone this is query_id itself (as fast as partitioning by

@@ -32,6 +32,10 @@
 --           n_d = 0); unjudged and negative-label documents are skipped
 --   num_ret, num_rel (= R), num_rel_ret (relevant in top k)
 --
+-- Division: every denominator is wrapped in NULLIF(..., 0) and the quotient in
+-- coalesce(..., 0) where 0 is the answer (x / 0 is NULL in DuckDB 1.x but
+-- +-infinity in DuckDB 2.0; NULLIF makes both, and standard SQL, agree).
+--
 -- Which queries: every query of the qrels, for every run of the judged table.
 -- A qrels query with no retrieved document is scored 0 (missing := 'zero',
 -- trec_eval -c), left out ('skip', trec_eval 9 / pytrec_eval) or refused
@@ -110,12 +114,12 @@ hit_totals AS (
                  THEN sqlrank.gain(relevance, kind := gain) * sqlrank.discount(rank, kind := discount, base := base)
                  ELSE 0 END) AS dcg,
         sum(CASE WHEN relevant AND rank <= cutoff THEN 1 ELSE 0 END) AS relevant_retrieved,
-        sum(CASE WHEN relevant AND rank <= cutoff THEN CAST(relevant_so_far AS DOUBLE) / rank ELSE 0 END) AS precision_sum,
+        sum(CASE WHEN relevant AND rank <= cutoff THEN CAST(relevant_so_far AS DOUBLE) / NULLIF(rank, 0) ELSE 0 END) AS precision_sum,
         min(CASE WHEN relevant AND rank <= cutoff THEN rank END) AS first_relevant_rank,
         sum(CASE WHEN relevant AND rank <= num_rel THEN 1 ELSE 0 END) AS relevant_in_top_r,
         sum(CASE WHEN relevant AND rank <= cutoff
                  THEN CASE WHEN nonrelevant_so_far = 0 THEN 1.0
-                           ELSE 1.0 - CAST(least(nonrelevant_so_far, num_rel) AS DOUBLE) / least(num_nonrel, num_rel)
+                           ELSE 1.0 - CAST(least(nonrelevant_so_far, num_rel) AS DOUBLE) / NULLIF(least(num_nonrel, num_rel), 0)
                       END
                  ELSE 0 END) AS bpref_sum
     FROM counted
@@ -162,7 +166,10 @@ universe AS (
     NATURAL LEFT JOIN present
     CROSS JOIN cutoff_list
     CROSS JOIN checked_choices
-    WHERE CASE
+    -- the NOT NULL tests make the checks run: a column of checked_choices that
+    -- nothing reads is pruned with its check (ideal := 'best' passed silently)
+    WHERE checked_ideal IS NOT NULL AND checked_denominator IS NOT NULL AND checked_gain_discount IS NOT NULL
+      AND CASE
         WHEN retrieved THEN true
         WHEN checked_missing = 'zero' THEN true
         WHEN checked_missing = 'skip' THEN false
@@ -192,7 +199,7 @@ SELECT
     ideal_dcg AS idcg,
     coalesce(dcg / NULLIF(ideal_dcg, 0), 0) AS ndcg,
     coalesce(precision_sum / NULLIF(ap_denominator, 0), 0) AS ap,
-    coalesce(1.0 / first_relevant_rank, 0) AS rr,
+    coalesce(1.0 / NULLIF(first_relevant_rank, 0), 0) AS rr,
     coalesce(CAST(relevant_retrieved AS DOUBLE)
              / NULLIF(CASE WHEN cutoff = 9223372036854775807 THEN num_ret ELSE cutoff END, 0), 0) AS p,
     coalesce(CAST(relevant_retrieved AS DOUBLE) / NULLIF(num_rel, 0), 0) AS r,

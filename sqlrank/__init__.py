@@ -11,7 +11,7 @@ from .engine import evaluate
 from .errors import EvaluationError, InputError, MeasureError, OutputError, SqlrankError
 from .loading import load_qrels, load_run
 from .macros import connect, install, sql_script
-from .measures import REGISTRY, Measure, parse_all as parse_measures
+from .measures import REGISTRY, Measure, describe as describe_measures, parse_all as parse_measures
 from .result import Result
 
 try:
@@ -20,7 +20,7 @@ except PackageNotFoundError:  # running from a source tree without installing
     __version__ = "0.0.0+source"
 
 __all__ = [
-    "evaluate", "connect", "install", "sql_script", "load_run", "load_qrels", "parse_measures",
+    "evaluate", "connect", "install", "sql_script", "load_run", "load_qrels", "parse_measures", "describe_measures",
     "REGISTRY", "Measure", "Result", "SqlrankError", "InputError", "MeasureError", "EvaluationError",
     "OutputError", "__version__",
 ]

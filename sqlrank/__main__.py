@@ -1,3 +1,6 @@
+"""`python -m sqlrank`: the same command line as the `sqlrank` console script."""
+
 from .cli import main
 
-main()
+if __name__ == "__main__":
+    main()

@@ -58,8 +58,10 @@ def evaluate(
     qrels, run: a path (TREC, CSV/TSV, Parquet, JSON lines, optionally .gz), a
         pandas/polars DataFrame, a pyarrow Table, a DuckDB relation or a dict
         {query_id: {doc_id: value}}. `run` may also be a dict {name: source}
-        (or a list of paths) to evaluate several systems in one pass, or one
-        table with a run_id column.
+        (or a list of paths, named after their files) to evaluate several
+        systems in one pass, or one table with a run_id column (its own run
+        ids are used; giving such a table a name in a dict is an error).
+        Integer ids are compared as their decimal text: 1 matches "1".
     measures: names such as "nDCG@10", "AP(rel=2)", "ndcg_cut_10", "mrr".
     rel: relevance level for measures that do not name one (trec_eval -l).
     missing: qrels queries absent from a run score 0 ("zero", trec_eval -c),
@@ -68,6 +70,13 @@ def evaluate(
         "first" or the "max".
     depth: keep the top `depth` documents of each ranking (trec_eval -M).
     score_precision: "double", or "float32" to reproduce pytrec_eval ties.
+    query_col, doc_col, score_col, relevance_col: the input's column names, when
+        they are not the canonical ones or a common spelling (qid, docno, label, ...).
+    threads, memory_limit, temp_directory: DuckDB settings of the connection made here.
+    connection: evaluate in this DuckDB connection instead (the macros are
+        installed into it; its temporary tables sqlrank_* are replaced).
+
+    Returns a Result; `result.notices()` says what the policies did.
     """
     parsed = parse_all(measures, rel=rel)
     _check_choice("missing", missing, MISSING_POLICIES)
@@ -174,8 +183,13 @@ def _load_inputs(con, qrels, run, mapping, duplicates, missing, depth=None) -> R
     dropped_qrels = inputs.resolve_duplicates(con, loaded_qrels, "qrels", duplicates)
     # the qrels are small and read by several parts of the statement: keep one copy
     con.execute(f"CREATE OR REPLACE TEMP TABLE {QRELS_TABLE} AS SELECT * FROM {inputs.quote_identifier(loaded_qrels.table)}")
+    if con.execute(f"SELECT count(*) FROM {QRELS_TABLE} WHERE query_id = 'all'").fetchall()[0][0]:
+        # the result's `all` rows are the means: a query of that name would be mistaken for them
+        raise EvaluationError(f"{loaded_qrels.label}: a query is named 'all', which the result reserves for the "
+                              "mean over queries; rename that query (in the qrels and the run)")
     report = Report(qrels_label=loaded_qrels.label, missing_policy=missing, qrels_duplicates_dropped=dropped_qrels,
                     depth=depth, duplicates_policy=duplicates)
+    report.input_notes += loaded_qrels.notes  # e.g. TREC labels cut to integers, as trec_eval does
     run_columns = {k: v for k, v in mapping.items() if k != "relevance"}
     for number, (name, source, explicit) in enumerate(_named_runs(run)):
         loaded = inputs.load(con, source, f"sqlrank_run_{number}", "run", run_columns)
@@ -191,6 +205,7 @@ def _load_inputs(con, qrels, run, mapping, duplicates, missing, depth=None) -> R
         # a table's own run_id column wins over a name made up from its file name
         report.run_tables.append((None if has_run_id else (name or "run"), loaded.table))
         report.run_sources.append((None if has_run_id else name, loaded.label, dropped))
+        report.input_notes += loaded.notes
     if len(report.run_tables) > 1:
         _check_distinct_run_names(con, report.run_tables)
     return report
@@ -247,7 +262,7 @@ def _path_name(source, index: int) -> str:
 
 def _report_coverage(con, report: Report) -> None:
     """Which qrels queries each run misses and which run queries have no judgments, from the judged table."""
-    report.qrels_queries = con.execute(f"SELECT count(DISTINCT query_id) FROM {QRELS_TABLE}").fetchone()[0]
+    report.qrels_queries = con.execute(f"SELECT count(DISTINCT query_id) FROM {QRELS_TABLE}").fetchall()[0][0]
     rows = con.execute(
         f"""
         WITH run_queries AS (SELECT DISTINCT run_id, query_id FROM {JUDGED_TABLE}),
@@ -274,7 +289,8 @@ def _refuse_missing(report: Report) -> None:
             shown = ", ".join(run_report.missing_queries[:5])
             more = f" and {len(run_report.missing_queries) - 5} more" if len(run_report.missing_queries) > 5 else ""
             raise EvaluationError(
-                f"run '{run_id}': {len(run_report.missing_queries)} qrels queries have no documents in the run "
+                f"run '{run_id}': {len(run_report.missing_queries)} of {report.qrels_queries} qrels queries have "
+                "no documents in the run "
                 f"({shown}{more}); use missing='zero' to score them 0 or missing='skip' to leave them out"
             )
 

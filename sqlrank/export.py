@@ -1,8 +1,13 @@
 """Results out: terminal table, CSV/TSV, JSON, JSON lines, Parquet and trec_eval's text layout.
 
+Two kinds of tables go out: a `Result` of `evaluate` (`render`, `write`) and any
+Arrow table, such as what `sqlrank query` selects (`render_arrow`, `write_arrow`).
+
 Files are written atomically: to a temporary name in the target folder, then
 renamed over the target, so an existing output is replaced only by a complete
-new one and a failed write leaves nothing behind.
+new one and a failed write leaves nothing behind. `check_target` refuses an
+output that is one of the inputs; call it before the work, so that a long
+evaluation is not thrown away at the end.
 """
 
 from __future__ import annotations
@@ -23,15 +28,20 @@ from .errors import OutputError
 FORMATS = ("table", "csv", "tsv", "json", "jsonl", "parquet", "trec")
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl",
                ".parquet": "parquet", ".txt": "table", ".trec": "trec"}
+TREC_NAME_WIDTH = 22  # trec_eval pads measure names to 22 characters (printf "%-22s")
 
 
 def format_for(path: str | os.PathLike) -> str:
+    """The format a file name asks for: `results.csv` -> csv."""
     ext = Path(path).suffix.lower()
     if ext not in _EXTENSIONS:
-        raise OutputError(f"{path}: cannot tell the format from the extension '{ext or '(none)'}'; "
-                          f"pass a format ({', '.join(FORMATS)})")
+        known = ", ".join(sorted(_EXTENSIONS))
+        raise OutputError(f"{path}: cannot tell the format from the extension '{ext or '(none)'}' "
+                          f"(known: {known}); pass a format ({', '.join(FORMATS)})")
     return _EXTENSIONS[ext]
 
+
+# ---------------------------------------------------------------- a Result of evaluate()
 
 def _rows(result, per_query: bool) -> pa.Table:
     table = result.to_arrow()
@@ -41,12 +51,25 @@ def _rows(result, per_query: bool) -> pa.Table:
 
 
 def _number(value: float, measure: str) -> str:
+    """4 decimals, as trec_eval prints; counts (summed, not averaged) as whole numbers."""
     from .measures import REGISTRY
 
     name = measure.split("(")[0].split("@")[0]
     if name in REGISTRY and REGISTRY[name].count and float(value).is_integer():
         return str(int(value))
     return f"{value:.4f}"
+
+
+def _align(lines: list[list[str]], right: list[bool]) -> str:
+    """Columns padded to their widest cell, a rule under the header; text left, numbers (`right`) right."""
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    out = []
+    for number, line in enumerate(lines):
+        out.append("  ".join(cell.rjust(width) if flush_right else cell.ljust(width)
+                             for cell, width, flush_right in zip(line, widths, right)).rstrip())
+        if number == 0:
+            out.append("  ".join("-" * width for width in widths))
+    return "\n".join(out)
 
 
 def format_table(result, per_query: bool = False) -> str:
@@ -56,20 +79,12 @@ def format_table(result, per_query: bool = False) -> str:
     cells: dict[tuple[str, str], dict[str, float]] = {}
     for row in table.to_pylist():
         cells.setdefault((row["query_id"], row["measure"]), {})[row["run_id"]] = row["value"]
-    header = (["query"] if per_query else []) + ["measure"] + runs
-    lines = [header]
+    lines = [(["query"] if per_query else []) + ["measure"] + runs]
     for (query_id, measure), values in cells.items():
         shown = [_number(values[r], measure) if r in values else "" for r in runs]
         lines.append(([query_id] if per_query else []) + [measure] + shown)
-    widths = [max(len(str(line[i])) for line in lines) for i in range(len(header))]
-    label_columns = 2 if per_query else 1
-    out = []
-    for number, line in enumerate(lines):
-        out.append("  ".join(str(c).ljust(w) if i < label_columns else str(c).rjust(w)
-                             for i, (c, w) in enumerate(zip(line, widths))).rstrip())
-        if number == 0:
-            out.append("  ".join("-" * w for w in widths))
-    return "\n".join(out)
+    labels = 2 if per_query else 1
+    return _align(lines, right=[False] * labels + [True] * len(runs))
 
 
 def format_html(result) -> str:
@@ -86,59 +101,140 @@ def format_html(result) -> str:
     return f"<table><thead><tr><th>measure</th>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _trec_line(run_id: str | None, name: str, query_id: str, value: str) -> str:
+    prefix = f"{run_id}\t" if run_id is not None else ""
+    return f"{prefix}{name:<{TREC_NAME_WIDTH}}\t{query_id}\t{value}"
+
+
 def format_trec(result, per_query: bool = True) -> str:
-    """trec_eval's layout: `measure<pad 22>\\tquery\\tvalue`, 4 decimals, trec_eval names, runs one after another."""
+    """trec_eval's layout: `measure<pad 22>\\tquery\\tvalue`, 4 decimals, trec_eval names.
+
+    Several runs come one after another, each line starting with its run id
+    (trec_eval evaluates one run at a time, so it has no such column).
+    """
     from .measures import parse, trec_name
 
     names = {m: trec_name(parse(m)[0]) for m in result.measures}
-    table = _rows(result, per_query)
-    lines = []
-    for row in table.to_pylist():
-        prefix = f"{row['run_id']}\t" if len(result.runs) > 1 else ""
-        name = names.get(row["measure"], row["measure"])
-        lines.append(f"{prefix}{name:<22}\t{row['query_id']}\t{_number(row['value'], row['measure'])}")
-    return "\n".join(lines) + ("\n" if lines else "")
+    several = len(result.runs) > 1
+    lines = [_trec_line(row["run_id"] if several else None, names.get(row["measure"], row["measure"]),
+                        row["query_id"], _number(row["value"], row["measure"]))
+             for row in _rows(result, per_query).to_pylist()]
+    return "".join(line + "\n" for line in lines)
 
 
 def render(result, fmt: str, per_query: bool = False) -> bytes:
     """The bytes of the result in format `fmt`."""
-    if fmt not in FORMATS:
-        raise OutputError(f"unknown format '{fmt}' (expected one of: {', '.join(FORMATS)})")
+    _check_format(fmt)
     if fmt == "table":
         return (format_table(result, per_query) + "\n").encode()
     if fmt == "trec":
         return format_trec(result, per_query).encode()
-    table = _rows(result, per_query)
-    if fmt in ("csv", "tsv"):
+    return _render_columns(_rows(result, per_query), fmt)
+
+
+# ---------------------------------------------------------------- any Arrow table (sqlrank query)
+
+def render_arrow(table: pa.Table, fmt: str) -> bytes:
+    """The bytes of any table in format `fmt`; `trec` needs the columns measure, query_id and value."""
+    _check_format(fmt)
+    if fmt == "table":
+        return (_plain_table(table) + "\n").encode()
+    if fmt == "trec":
+        return _plain_trec(table).encode()
+    return _render_columns(table, fmt)
+
+
+def _cell(value) -> str:
+    return "NULL" if value is None else str(value)
+
+
+def _plain_table(table: pa.Table) -> str:
+    if table.num_columns == 0:
+        return "(no columns)"
+    numeric = [pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t) for t in table.schema.types]
+    lines = [list(table.column_names)]
+    columns = [column.to_pylist() for column in table.columns]  # by position: SQL allows two columns named alike
+    lines += [[_cell(value) for value in row] for row in zip(*columns)]
+    return _align(lines, right=numeric)
+
+
+def _plain_trec(table: pa.Table) -> str:
+    needed = ("measure", "query_id", "value")
+    if any(name not in table.column_names for name in needed):
+        raise OutputError(f"the trec format needs the columns {', '.join(needed)} (found "
+                          f"{', '.join(table.column_names) or 'none'}); rename them with AS, or choose another format")
+    whole = pa.types.is_integer(table.schema.field("value").type)
+    several = "run_id" in table.column_names and len(set(table["run_id"].to_pylist())) > 1
+    lines = [_trec_line(_cell(row["run_id"]) if several else None, _cell(row["measure"]), _cell(row["query_id"]),
+                        "NULL" if row["value"] is None else str(row["value"]) if whole
+                        else _number(float(row["value"]), _cell(row["measure"])))
+             for row in table.to_pylist()]
+    return "".join(line + "\n" for line in lines)
+
+
+def _render_columns(table: pa.Table, fmt: str) -> bytes:
+    """csv, tsv, json, jsonl, parquet: the table's own columns and types."""
+    try:
+        if fmt in ("csv", "tsv"):
+            sink = pa.BufferOutputStream()
+            pa_csv.write_csv(table, sink, pa_csv.WriteOptions(delimiter="," if fmt == "csv" else "\t",
+                                                              quoting_style="needed"))
+            return sink.getvalue().to_pybytes()
+        if fmt == "json":
+            return (json.dumps(table.to_pylist(), indent=1, default=str) + "\n").encode()
+        if fmt == "jsonl":
+            return "".join(json.dumps(row, default=str) + "\n" for row in table.to_pylist()).encode()
         sink = pa.BufferOutputStream()
-        pa_csv.write_csv(table, sink, pa_csv.WriteOptions(delimiter="," if fmt == "csv" else "\t", quoting_style="needed"))
+        pq.write_table(table, sink)
         return sink.getvalue().to_pybytes()
-    if fmt == "json":
-        return (json.dumps(table.to_pylist(), indent=1) + "\n").encode()
-    if fmt == "jsonl":
-        return "".join(json.dumps(row) + "\n" for row in table.to_pylist()).encode()
-    sink = pa.BufferOutputStream()
-    pq.write_table(table, sink)
-    return sink.getvalue().to_pybytes()
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError) as error:
+        # e.g. a LIST column selected by `sqlrank query` has no CSV form
+        raise OutputError(f"cannot write the result as {fmt}: {error}; choose json, jsonl or parquet, "
+                          "or select plain columns") from None
 
 
-def write(result, path: str | os.PathLike, fmt: str | None = None, per_query: bool = False,
-          inputs: tuple = ()) -> Path:
-    """Write atomically to `path`; refuses to overwrite one of the `inputs`."""
+def _check_format(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise OutputError(f"unknown format '{fmt}' (expected one of: {', '.join(FORMATS)})")
+
+
+# ---------------------------------------------------------------- writing files
+
+def check_target(path: str | os.PathLike, inputs: tuple = ()) -> Path:
+    """Refuse an output that cannot be written: missing folder, a folder, or one of the `inputs`."""
     target = Path(path)
-    fmt = fmt or format_for(target)
-    for source in inputs:
-        if isinstance(source, (str, os.PathLike)) and Path(source).exists() and target.exists() \
-                and os.path.samefile(source, target):
-            raise OutputError(f"{target}: is one of the inputs; refusing to overwrite it, choose another output file")
-    data = render(result, fmt, per_query)
-    folder = target.parent if str(target.parent) else Path(".")
+    folder = target.parent
     if not folder.is_dir():
         raise OutputError(f"{target}: the folder {folder} does not exist; create it first")
+    if target.is_dir():
+        raise OutputError(f"{target}: is a folder; name a file to write")
+    for source in inputs:
+        if _same_file(source, target):
+            raise OutputError(f"{target}: is one of the inputs ({source}); refusing to overwrite it, "
+                              "choose another output file")
+    return target
+
+
+def _same_file(source, target: Path) -> bool:
+    """True when writing `target` would replace the file `source` (also through symlinks or other spellings)."""
+    if not isinstance(source, (str, os.PathLike)):
+        return False  # a DataFrame or a table: not a file
+    try:
+        if os.path.samefile(source, target):
+            return True
+    except OSError:
+        pass  # one of them does not exist (yet)
+    return Path(source).resolve() == target.resolve()
+
+
+def write_bytes(data: bytes, path: str | os.PathLike, inputs: tuple = ()) -> Path:
+    """Write `data` atomically to `path`: all of it, or nothing (the old file is kept)."""
+    target = check_target(path, inputs)
+    folder = target.parent
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as error:
-        raise OutputError(f"{target}: cannot write in {folder}: {error.strerror}") from None
+        raise OutputError(f"{target}: cannot write in {folder}: {error.strerror or error}") from None
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
@@ -146,7 +242,22 @@ def write(result, path: str | os.PathLike, fmt: str | None = None, per_query: bo
             os.fsync(out.fileno())
         os.chmod(temporary, 0o644)
         os.replace(temporary, target)
-    except OSError as error:
+    except BaseException as error:  # also Ctrl-C: never leave a half-written temporary file
         Path(temporary).unlink(missing_ok=True)
-        raise OutputError(f"{target}: cannot be written: {error.strerror or error}") from None
+        if isinstance(error, OSError):
+            raise OutputError(f"{target}: cannot be written: {error.strerror or error}") from None
+        raise
     return target
+
+
+def write(result, path: str | os.PathLike, fmt: str | None = None, per_query: bool = False,
+          inputs: tuple = ()) -> Path:
+    """Write a Result atomically to `path` (format from the extension unless given); refuses to overwrite an input."""
+    check_target(path, inputs)
+    return write_bytes(render(result, fmt or format_for(path), per_query), path, inputs)
+
+
+def write_arrow(table: pa.Table, path: str | os.PathLike, fmt: str | None = None, inputs: tuple = ()) -> Path:
+    """Write any Arrow table atomically to `path` (format from the extension unless given)."""
+    check_target(path, inputs)
+    return write_bytes(render_arrow(table, fmt or format_for(path)), path, inputs)

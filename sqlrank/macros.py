@@ -49,7 +49,11 @@ def connect(
     """A DuckDB connection with the sqlrank macros installed and the resource settings applied."""
     config: dict[str, str] = {}
     if threads is not None:
-        config["threads"] = str(int(threads))
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            from .errors import SqlrankError
+
+            raise SqlrankError(f"threads must be a whole number >= 1, got {threads!r}")
+        config["threads"] = str(threads)
     if memory_limit is not None:
         config["memory_limit"] = str(memory_limit)
     if temp_directory is not None:

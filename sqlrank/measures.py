@@ -24,6 +24,9 @@ from dataclasses import dataclass, field
 from .errors import MeasureError
 
 
+# cutoffs above this are refused: the SQL uses the largest BIGINT for "no cutoff", and no ranking is longer
+MAX_CUTOFF = 2_147_483_647
+
 @dataclass(frozen=True)
 class Parameter:
     name: str
@@ -48,7 +51,7 @@ class Parameter:
             raise MeasureError(f"{measure}: {self.name} must be a finite number, got '{text}'")
         if self.name == "base" and value <= 1:
             raise MeasureError(f"{measure}: base must be greater than 1, got '{text}'")
-        return int(value) if value.is_integer() else value
+        return int(value) if value.is_integer() and abs(value) < 2 ** 53 else value  # 1e300 stays 1e+300
 
 
 PARAMETERS = {
@@ -85,7 +88,7 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("CG", "cg", "cg", "Σ_{i<=k} gain(label_i)", ("gain",)),
         MeasureDef("AP", "ap", "ap", "Σ_{relevant i<=k} P@i / denominator (R by default)", ("rel", "denominator"), aliases=("map",)),
         MeasureDef("RR", "rr", "rr", "1 / rank of the first relevant document within k, else 0", ("rel",), aliases=("recip_rank", "mrr")),
-        MeasureDef("P", "p", "precision", "relevant in top k / k (always k)", ("rel",), aliases=("precision",)),
+        MeasureDef("P", "p", "p", "relevant in top k / k (always k); without @k: relevant retrieved / retrieved", ("rel",), aliases=("precision",)),
         MeasureDef("R", "r", "recall", "relevant in top k / R; 0 when R = 0", ("rel",), aliases=("recall",)),
         MeasureDef("Rprec", "rprec", "rprec", "relevant in top R / R; 0 when R = 0", ("rel",), cutoff=False),
         MeasureDef("Success", "success", "success", "1 if a relevant document is in the top k, else 0", ("rel",), aliases=("hit", "hit_rate")),
@@ -168,14 +171,21 @@ def parse(text: str, *, rel: float | None = None) -> list[Measure]:
             key, sep, value = item.partition("=")
             if not sep or not key.strip() or not value.strip():
                 raise MeasureError(f"{spelling}: parameters are written name=value, got '{item.strip()}'")
+            if key.strip() in raw_params:  # `gain=exp,gain=linear`: which one was meant would be a guess
+                raise MeasureError(f"{spelling}: parameter '{key.strip()}' is given twice; give it once")
             raw_params[key.strip()] = value.strip()
     return [_build(spelling, definition, raw_params, match.group("k"), rel)]
 
 
 def parse_all(texts, *, rel: float | None = None) -> list[Measure]:
     """Parse a list of measure strings; duplicates (same canonical measure) are kept once."""
+    if rel is not None and (isinstance(rel, bool) or not isinstance(rel, (int, float)) or not math.isfinite(rel)):
+        raise MeasureError(f"rel must be a finite number, got {rel!r}")  # it becomes a number in the SQL text
     if isinstance(texts, str):
         texts = [texts]
+    elif not hasattr(texts, "__iter__"):
+        raise MeasureError(f"measures are a list of names such as ['nDCG@10', 'AP'], got {type(texts).__name__} "
+                           f"{texts!r}")
     seen: dict[str, Measure] = {}
     for text in texts:
         if not isinstance(text, str):
@@ -202,13 +212,14 @@ def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, rel)
         if key not in params:
             params[key] = rel if (key == "rel" and rel is not None) else PARAMETERS[key].default
     if key_rel := params.get("rel"):
-        params["rel"] = int(key_rel) if float(key_rel).is_integer() else key_rel
+        params["rel"] = int(key_rel) if float(key_rel).is_integer() and abs(key_rel) < 2 ** 53 else key_rel
     k = None
     if k_text is not None:
         if not definition.cutoff:
             raise MeasureError(f"{spelling}: {definition.name} takes no cutoff (@k)")
-        if not re.fullmatch(r"[0-9]+", k_text.strip()) or int(k_text) < 1:
-            raise MeasureError(f"{spelling}: the cutoff must be a whole number >= 1, got '{k_text}'")
+        if not re.fullmatch(r"[0-9]+", k_text.strip()) or not 1 <= int(k_text) <= MAX_CUTOFF:
+            raise MeasureError(f"{spelling}: the cutoff must be a whole number from 1 to {MAX_CUTOFF}, "
+                               f"got '{k_text}'")
         k = int(k_text)
     return Measure(definition, tuple(sorted(params.items())), k)
 
@@ -255,7 +266,7 @@ def describe() -> list[dict]:
 
 
 def markdown_table() -> str:
-    """The README's measures table, generated from describe() (a test keeps the README in sync)."""
+    """The README's measures and parameters tables, generated from the registry (a test keeps them in sync)."""
     lines = ["| measure | also written | parameters (default) | @k | `all` row | definition | SQL macro |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for row in describe():
@@ -263,6 +274,10 @@ def markdown_table() -> str:
         params = ", ".join(f"{p}={d}" for p, d in row["parameters"].items()) or "—"
         lines.append(f"| `{row['name']}` | {aliases} | {params} | {'yes' if row['cutoff'] else 'no'} | "
                      f"{row['summary']} | {row['definition']} | `{row['macro']}` |")
+    lines += ["", "| parameter | values | default | meaning |", "| --- | --- | --- | --- |"]
+    for parameter in PARAMETERS.values():
+        values = ", ".join(f"`{c}`" for c in parameter.choices) or "a number"
+        lines.append(f"| `{parameter.name}` | {values} | `{parameter.default}` | {parameter.help} |")
     return "\n".join(lines) + "\n"
 
 

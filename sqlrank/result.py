@@ -28,17 +28,20 @@ class Report:
     run_sources: list[tuple[str | None, str, int]] = field(default_factory=list)  # (name, label, duplicates dropped)
     runs: dict[str, RunReport] = field(default_factory=dict)
     run_tables: list[tuple[str | None, str]] = field(default_factory=list)  # (run_id or None, canonical table)
+    input_notes: list[str] = field(default_factory=list)  # what the loaders did that changes values
 
     def notices(self) -> list[str]:
         """One line per thing the user should know; empty when nothing was filled, skipped or dropped."""
-        lines = []
+        lines = list(self.input_notes)
         kept = {"first": "kept the first", "max": "kept the highest"}.get(self.duplicates_policy, "")
         if self.qrels_duplicates_dropped:
             lines.append(f"{self.qrels_label}: {_count(self.qrels_duplicates_dropped, 'duplicate judgment row')} "
                          f"dropped, {kept} label (duplicates='{self.duplicates_policy}')")
         for name, label, dropped in self.run_sources:
             if dropped:
-                lines.append(f"{label}: {_count(dropped, 'duplicate run row')} dropped, {kept} score "
+                # "<pandas DataFrame>" says little when several runs are given: name the run instead
+                source = f"run '{name}'" if name and label.startswith("<") else label
+                lines.append(f"{source}: {_count(dropped, 'duplicate run row')} dropped, {kept} score "
                              f"(duplicates='{self.duplicates_policy}')")
         action = {"zero": "scored 0", "skip": "left out of the mean", "error": "refused"}[self.missing_policy]
         for run_id, run in self.runs.items():

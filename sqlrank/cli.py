@@ -1,0 +1,350 @@
+"""The `sqlrank` command line: parse the arguments, call the library, print.
+
+    sqlrank eval QRELS RUN [RUN ...] [-m MEASURE ...] [-q] [-f FORMAT] [-o FILE]
+    sqlrank query SQL [--qrels [NAME=]PATH ...] [--run [NAME=]PATH ...]
+    sqlrank sql          the macro library, for the DuckDB shell's `.read`
+    sqlrank measures     every measure, its spellings and parameters
+
+Only results go to stdout (or to -o FILE, written atomically); notices,
+progress and errors go to stderr. A user mistake ends in one line
+`sqlrank: error: ...` and exit code 1 (bad data) or 2 (bad usage), never a
+traceback. The numbers, the SQL and the formats are the library's: this
+module holds none of them.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Optional
+
+import duckdb
+import typer
+
+import sqlrank
+
+from . import export
+from .engine import MISSING_POLICIES, SCORE_PRECISIONS, _path_name
+from .errors import SqlrankError
+from .inputs import DUPLICATE_POLICIES
+from .measures import PARAMETERS, describe
+
+# what `sqlrank eval` computes when no -m is given: the measures most papers report
+DEFAULT_MEASURES = ("nDCG@10", "AP", "RR", "P@10", "R@100")
+
+# choices as enums: Typer shows them in --help and refuses anything else (exit 2)
+Format = enum.Enum("Format", {name: name for name in export.FORMATS}, type=str)
+Missing = enum.Enum("Missing", {name: name for name in MISSING_POLICIES}, type=str)
+Duplicates = enum.Enum("Duplicates", {name: name for name in DUPLICATE_POLICIES}, type=str)
+Precision = enum.Enum("Precision", {name: name for name in SCORE_PRECISIONS}, type=str)
+
+app = typer.Typer(
+    name="sqlrank",
+    help="Evaluate rankings against relevance judgments (nDCG, AP, RR, P@k, R@k, bpref, ...), trec_eval-conformant.",
+    rich_markup_mode=None,  # plain help text: the same on every terminal, and the README can quote it
+    pretty_exceptions_enable=False,  # a bug shows a plain traceback; user mistakes never reach it
+    add_completion=False,
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+# options shared by `eval` and `query`
+FormatOption = Annotated[Optional[Format], typer.Option(
+    "-f", "--format", case_sensitive=False, show_default=False,
+    help="output format [default: table, or from the -o file's extension]")]
+OutputOption = Annotated[Optional[Path], typer.Option(
+    "-o", "--output", metavar="FILE", dir_okay=False,
+    help="write to FILE (atomically) instead of stdout; refuses to overwrite an input")]
+DuplicatesOption = Annotated[Duplicates, typer.Option(
+    "--duplicates", case_sensitive=False, help="a repeated (query, doc) row: refuse, keep the first or the highest")]
+QueryColOption = Annotated[Optional[str], typer.Option(
+    "--query-col", metavar="NAME", help="column of the query ids [default: query_id, qid, query, ...]")]
+DocColOption = Annotated[Optional[str], typer.Option(
+    "--doc-col", metavar="NAME", help="column of the document ids [default: doc_id, docno, docid, ...]")]
+ScoreColOption = Annotated[Optional[str], typer.Option(
+    "--score-col", metavar="NAME", help="run column of the scores [default: score, sim, ...]")]
+RelevanceColOption = Annotated[Optional[str], typer.Option(
+    "--relevance-col", metavar="NAME", help="qrels column of the labels [default: relevance, rel, label, ...]")]
+ThreadsOption = Annotated[Optional[int], typer.Option("--threads", metavar="N", min=1, help="DuckDB worker threads")]
+MemoryOption = Annotated[Optional[str], typer.Option(
+    "--memory-limit", metavar="SIZE", help="DuckDB memory limit, e.g. 4GB")]
+TempOption = Annotated[Optional[Path], typer.Option(
+    "--temp-directory", metavar="DIR", file_okay=False, help="where DuckDB spills when memory runs out")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"sqlrank {sqlrank.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def cli(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="print the version and exit")] = False,
+) -> None:
+    """Evaluate rankings against relevance judgments (nDCG, AP, RR, P@k, R@k, bpref, ...), trec_eval-conformant."""
+
+
+@app.command("eval")
+def eval_command(
+    qrels: Annotated[Path, typer.Argument(
+        metavar="QRELS", show_default=False,
+        help="relevance judgments: TREC qrels, CSV/TSV, Parquet or JSON lines, optionally .gz")],
+    runs: Annotated[list[str], typer.Argument(
+        metavar="RUN", show_default=False,
+        help="runs to evaluate (TREC run or the same formats); NAME=PATH names a run, else its file name does")],
+    measure: Annotated[Optional[list[str]], typer.Option(
+        "-m", "--measure", metavar="MEASURE", show_default=False,
+        help="a measure (repeatable): nDCG@10, AP(rel=2), ndcg_cut_10, P.5,10, ... (see `sqlrank measures`) "
+             f"[default: {', '.join(DEFAULT_MEASURES)}]")] = None,
+    per_query: Annotated[bool, typer.Option(
+        "-q", "--per-query", help="one row per query as well as the mean (trec_eval -q)")] = False,
+    fmt: FormatOption = None,
+    output: OutputOption = None,
+    rel: Annotated[Optional[float], typer.Option(
+        "--rel", metavar="LABEL", show_default=False,
+        help="minimum label of a relevant document, for measures that do not set rel (trec_eval -l) [default: 1]")] = None,
+    missing: Annotated[Missing, typer.Option(
+        "--missing", case_sensitive=False,
+        help="a qrels query absent from a run: scores 0 (trec_eval -c), is left out, or is an error")] = Missing.zero,
+    duplicates: DuplicatesOption = Duplicates.error,
+    depth: Annotated[Optional[int], typer.Option(
+        "-M", "--depth", metavar="N", min=1, help="keep the top N documents of each ranking (trec_eval -M)")] = None,
+    score_precision: Annotated[Precision, typer.Option(
+        "--score-precision", case_sensitive=False,
+        help="float32 ties scores equal in 32 bits, as pytrec_eval does")] = Precision.double,
+    query_col: QueryColOption = None,
+    doc_col: DocColOption = None,
+    score_col: ScoreColOption = None,
+    relevance_col: RelevanceColOption = None,
+    threads: ThreadsOption = None,
+    memory_limit: MemoryOption = None,
+    temp_directory: TempOption = None,
+) -> None:
+    """Evaluate runs against judgments.
+
+    Prints the mean of each measure over the queries, one column per run
+    (with -q, also one row per query). Notices about queries filled, left
+    out or duplicated go to stderr.
+    """
+    with _user_errors():
+        named_runs, paths = _named_runs(runs)
+        fmt_name, target = _destination(fmt, output)
+        inputs = (qrels, *paths)
+        if target is not None:
+            export.check_target(target, inputs)
+        with _status(f"evaluating {len(paths)} run{'s' if len(paths) > 1 else ''} against {qrels}"):
+            result = sqlrank.evaluate(
+                qrels, named_runs, list(measure or DEFAULT_MEASURES), rel=rel, missing=missing.value,
+                duplicates=duplicates.value, depth=depth, score_precision=score_precision.value,
+                query_col=query_col, doc_col=doc_col, score_col=score_col, relevance_col=relevance_col,
+                threads=threads, memory_limit=memory_limit,
+                temp_directory=None if temp_directory is None else str(temp_directory),
+            )
+        for notice in result.notices():
+            typer.echo(f"sqlrank: note: {notice}", err=True)
+        if target is not None:
+            export.write(result, target, fmt_name, per_query=per_query, inputs=inputs)
+        else:
+            _emit(export.render(result, fmt_name, per_query=per_query))
+
+
+@app.command("query")
+def query_command(
+    sql: Annotated[str, typer.Argument(
+        metavar="SQL", show_default=False,
+        help="the SQL to run, with the sqlrank macros loaded; '-' reads it from stdin")],
+    qrels: Annotated[Optional[list[str]], typer.Option(
+        "--qrels", metavar="[NAME=]PATH",
+        help="a qrels file, as view NAME (default qrels) with columns query_id, doc_id, relevance; repeatable")] = None,
+    run: Annotated[Optional[list[str]], typer.Option(
+        "--run", metavar="[NAME=]PATH",
+        help="a run file, as view NAME (default run) with columns query_id, doc_id, score; repeatable")] = None,
+    fmt: FormatOption = None,
+    output: OutputOption = None,
+    duplicates: DuplicatesOption = Duplicates.error,
+    query_col: QueryColOption = None,
+    doc_col: DocColOption = None,
+    score_col: ScoreColOption = None,
+    relevance_col: RelevanceColOption = None,
+    threads: ThreadsOption = None,
+    memory_limit: MemoryOption = None,
+    temp_directory: TempOption = None,
+) -> None:
+    """Run SQL with the macros loaded and files mounted as views.
+
+    A file is a run or qrels because you say so (--run or --qrels), not by
+    guessing from its content; it is read and checked as `sqlrank eval`
+    reads it. Example:
+
+    \b
+      sqlrank query --qrels data/qrels.txt --run data/bm25.trec \\
+        "SELECT query_id, value FROM sqlrank.ndcg('qrels', 'run', k := 10)"
+    """
+    with _user_errors():
+        qrels_views = _views(qrels or [], "qrels", "--qrels")
+        run_views = _views(run or [], "run", "--run")
+        _refuse_same_names(qrels_views + run_views)
+        fmt_name, target = _destination(fmt, output)
+        inputs = tuple(path for _, path in qrels_views + run_views)
+        if target is not None:
+            export.check_target(target, inputs)
+        text = sys.stdin.read() if sql == "-" else sql
+        con = sqlrank.connect(threads=threads, memory_limit=memory_limit,
+                              temp_directory=None if temp_directory is None else str(temp_directory))
+        for name, path in qrels_views:
+            sqlrank.load_qrels(con, path, name, duplicates=duplicates.value, query_col=query_col, doc_col=doc_col,
+                               relevance_col=relevance_col)
+        for name, path in run_views:
+            sqlrank.load_run(con, path, name, duplicates=duplicates.value, query_col=query_col, doc_col=doc_col,
+                             score_col=score_col)
+        with _status("running the query"):
+            table = _run_sql(con, text)
+        if table is None:  # a statement without a result (CREATE, SET, ...)
+            return
+        if target is not None:
+            export.write_arrow(table, target, fmt_name, inputs=inputs)
+        else:
+            _emit(export.render_arrow(table, fmt_name))
+
+
+@app.command("sql")
+def sql_command() -> None:
+    """Print the macro library for the DuckDB shell.
+
+    `sqlrank sql > sqlrank.sql`, then `.read sqlrank.sql` in the shell (or
+    `sqlrank sql | duckdb` with the SQL to run after it).
+    """
+    typer.echo(sqlrank.sql_script(), nl=False)
+
+
+@app.command("measures")
+def measures_command() -> None:
+    """List the measures, their spellings and parameters."""
+    lines = []
+    for row in describe():
+        name = row["name"] + ("[@k]" if row["cutoff"] else "")
+        summed = "; summed, not averaged, in the 'all' row" if row["summary"] == "sum" else ""
+        lines.append(f"{name:<15}{row['definition']}{summed}")
+        if row["aliases"]:
+            lines.append(f"{'':<15}also: {', '.join(row['aliases'])}")
+        if row["parameters"]:
+            lines.append(f"{'':<15}parameters: {', '.join(f'{p}={d}' for p, d in row['parameters'].items())}")
+    lines += ["", "Parameters go in parentheses before the cutoff: nDCG(gain=exp)@10, AP(rel=2)@100.",
+              "Names are case-insensitive; trec_eval's work too (ndcg_cut_10, map, P.5,10, recall_100).", ""]
+    for parameter in PARAMETERS.values():
+        values = "|".join(parameter.choices) or "a number"
+        lines.append(f"  {parameter.name:<13}{values} (default {parameter.default}): {parameter.help}")
+    typer.echo("\n".join(lines))
+
+
+def main() -> None:
+    """The console script `sqlrank` (and `python -m sqlrank`)."""
+    app(prog_name="sqlrank")
+
+
+# ---------------------------------------------------------------- helpers: arguments in, bytes out
+
+@contextmanager
+def _user_errors():
+    """A sqlrank error is the user's to fix: one line on stderr and its exit code, no traceback."""
+    try:
+        yield
+    except SqlrankError as error:
+        typer.echo(f"sqlrank: error: {error}", err=True)
+        raise typer.Exit(error.exit_code) from None
+
+
+@contextmanager
+def _status(text: str):
+    """A progress line on stderr, only for a person watching a terminal; erased when done."""
+    shown = sys.stderr.isatty()
+    if shown:
+        sys.stderr.write(f"sqlrank: {text} ...\r")
+        sys.stderr.flush()
+    try:
+        yield
+    finally:
+        if shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+def _split_name(argument: str) -> tuple[str | None, str]:
+    """`NAME=PATH` -> (NAME, PATH); a plain path (an existing file, or '=' inside a folder name) -> (None, PATH)."""
+    name, sep, path = argument.partition("=")
+    if not sep or not name or "/" in name or os.sep in name or Path(argument).exists():
+        return None, argument
+    return name, path
+
+
+def _named_runs(arguments: list[str]) -> tuple[list[str] | dict[str, str], list[str]]:
+    """What `evaluate` takes for the runs, and their paths.
+
+    Unnamed runs go as a list: the engine names them after their file (and a
+    file with a run_id column keeps its own names). Once one run is named, all
+    go as a dict, the others named as the engine would name them.
+    """
+    split = [_split_name(argument) for argument in arguments]
+    paths = [path for _, path in split]
+    names = [name or _path_name(path, i) for i, (name, path) in enumerate(split)]
+    clashes = sorted({name for name in names if names.count(name) > 1})
+    if clashes:
+        raise typer.BadParameter(f"several runs are named {', '.join(repr(c) for c in clashes)}; "
+                                 "name them with NAME=PATH, e.g. bm25=runs/a/run.trec", param_hint="RUN")
+    if all(name is None for name, _ in split):
+        return paths, paths
+    return dict(zip(names, paths)), paths
+
+
+def _views(arguments: list[str], default: str, option: str) -> list[tuple[str, str]]:
+    views = [_split_name(argument) for argument in arguments]
+    if sum(name is None for name, _ in views) > 1:
+        raise typer.BadParameter(f"several files would be the view '{default}'; name them with NAME=PATH",
+                                 param_hint=option)
+    return [(name or default, path) for name, path in views]
+
+
+def _refuse_same_names(views: list[tuple[str, str]]) -> None:
+    names = [name for name, _ in views]
+    clashes = sorted({name for name in names if names.count(name) > 1})
+    if clashes:
+        raise typer.BadParameter(f"two files would be the view {', '.join(repr(c) for c in clashes)}; "
+                                 "give them different names with NAME=PATH")
+
+
+def _destination(fmt, output: Path | None) -> tuple[str, Path | None]:
+    """(format, file or None for stdout): -f wins, else the file's extension, else a table for people.
+
+    Checked before any work is done, so that a long evaluation is not thrown away at the end.
+    """
+    if output is None or str(output) == "-":
+        if fmt is not None and fmt.value == "parquet" and sys.stdout.isatty():
+            raise typer.BadParameter("Parquet is binary: write it to a file with -o FILE, or pipe it",
+                                     param_hint="-f/--format")
+        return (fmt.value if fmt else "table"), None
+    if fmt is not None:
+        return fmt.value, output
+    try:
+        return export.format_for(output), output
+    except SqlrankError as error:
+        raise typer.BadParameter(str(error), param_hint="-o/--output") from None
+
+
+def _run_sql(con, text: str):
+    """The user's SQL, run as given; a DuckDB error becomes one clean line."""
+    try:
+        relation = con.sql(text)
+        return None if relation is None else relation.to_arrow_table()
+    except duckdb.Error as error:
+        message = str(error).strip().splitlines()
+        raise SqlrankError(f"the SQL failed: {message[0] if message else type(error).__name__}") from None
+
+
+def _emit(data: bytes) -> None:
+    """The result on stdout, as bytes (Parquet is binary)."""
+    typer.echo(data, nl=False)
