@@ -40,10 +40,11 @@ sys.path.insert(0, str(HERE))
 import generate  # noqa: E402
 
 MEASURES = ["nDCG@10", "AP", "RR", "P@10", "R@100"]
-# 10 measure families x 3 cutoffs, all in ir_measures syntax.
+# 10 measure families x 3 cutoffs, all in ir_measures syntax (two of them at
+# another relevance level, so the wide set also needs a second parameter set).
 WIDE_SET = [
     f"{m}@{k}"
-    for m in ["nDCG", "AP", "RR", "P", "R", "Success", "Judged", "ERR", "P(rel=2)", "AP(rel=2)"]
+    for m in ["nDCG", "AP", "RR", "P", "R", "Success", "NumRelRet", "DCG", "P(rel=2)", "AP(rel=2)"]
     for k in (5, 10, 100)
 ]
 TOLERANCE = 1e-9
@@ -80,7 +81,8 @@ def sqlrank_cli(qrels: Path, runs: list[Path], measures: list[str], out: Path, o
     argv = [*SQLRANK, "eval", str(qrels), *map(str, runs)]
     for m in measures:
         argv += ["-m", m]
-    argv += ["-f", "csv", "-o", str(out)]
+    # -q: per-query rows too, as every other contender writes them
+    argv += ["-q", "-f", "csv", "-o", str(out)]
     for key in ("threads", "memory_limit", "temp_directory"):
         if opts.get(key):
             argv += [f"--{key.replace('_', '-')}", str(opts[key])]

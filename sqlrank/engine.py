@@ -91,7 +91,8 @@ def evaluate(
     mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
     try:
         report = _load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
-        con.execute(_judged_sql(report.run_tables, depth, score_precision))
+        for statement in _judged_sql(report.run_tables, depth, score_precision):
+            con.execute(statement)
         _report_coverage(con, report)
         if missing == "error":
             _refuse_missing(report)
@@ -136,21 +137,27 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
     )
 
 
-def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision: str) -> str:
-    """The one statement that reads the runs: each run ranked and judged once, stacked with its run_id.
+def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision: str) -> list[str]:
+    """The statements that read the runs: each run ranked and judged once, stacked with its run_id.
 
     Runs are ranked one by one rather than as one table with a run_id column:
     partitioning by query_id alone is the fastest window DuckDB has (a
-    (run_id, query_id) key costs ~30% more on 10M rows), and the total work is
-    the same. A table that brings its own run_id column keeps it.
+    (run_id, query_id) key costs ~30% more on 10M rows). One statement per run,
+    not one UNION ALL: DuckDB runs the windows of a UNION one after the other
+    with less parallelism (10 runs of 1M rows: 7.8 s as one UNION, 4.4 s as
+    ten statements). A table that brings its own run_id column keeps it.
     """
-    parts = []
-    for run_id, table in run_tables:
+    statements = []
+    for number, (run_id, table) in enumerate(run_tables):
         call = (f"sqlrank.judged_ranking('{QRELS_TABLE}', {inputs.quote_literal(table)}, "
                 f"depth := {_sql_value(depth)}, score_precision := '{score_precision}')")
         label = "" if run_id is None else f"{inputs.quote_literal(run_id)} AS run_id, "
-        parts.append(f"SELECT {label}* FROM {call}")
-    return f"CREATE OR REPLACE TEMP TABLE {JUDGED_TABLE} AS " + " UNION ALL BY NAME ".join(parts)
+        select = f"SELECT {label}* FROM {call}"
+        if number == 0:
+            statements.append(f"CREATE OR REPLACE TEMP TABLE {JUDGED_TABLE} AS {select}")
+        else:
+            statements.append(f"INSERT INTO {JUDGED_TABLE} BY NAME {select}")
+    return statements
 
 
 def _group_key(measure: Measure) -> tuple:

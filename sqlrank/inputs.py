@@ -289,8 +289,12 @@ def _csv_header(path: Path, compression: str, delim: str, label: str) -> list[st
 def _trec_lines(path: Path, compression: str) -> str:
     """SQL: the data lines of a TREC file as (line, rest, fields), blank and comment lines left out.
 
-    Each line is read whole as one VARCHAR (delimiter 0x1F, no quoting); a
-    line that does contain 0x1F shows up with a non-NULL `rest` and is refused.
+    Each line is read whole as one VARCHAR (delimiter 0x1F, no quoting). What
+    DuckDB's read_csv does here (checked with DuckDB 2.0): it drops empty lines
+    (so line numbers come from Python, on the error path), strips a leading
+    UTF-8 BOM, ends lines at \\n, \\r\\n or \\r, refuses bytes that are not UTF-8,
+    and keeps NUL bytes. A line holding 0x1F would be cut there silently: the
+    second column `rest` (null_padding) catches it, and the line is refused.
     """
     reader = (f"read_csv({_duckdb_path(path)}, columns = {{'line': 'VARCHAR', 'rest': 'VARCHAR'}}, header = false, "
               f"delim = {quote_literal(_UNIT_SEPARATOR)}, quote = '', escape = '', comment = '', "
@@ -594,24 +598,29 @@ def _is_conversion_error(error: Exception) -> bool:
 
 def _read_error(loaded: Loaded, fmt: str, error: Exception) -> InputError:
     """A DuckDB read failure in the user's words: the file, the line if DuckDB gave one, and the fix."""
-    text = str(error)
     label = loaded.label
-    if "gzip" in text.lower() or "zlib" in text.lower():
+    # DuckDB's message names the file: take it out, so that a folder called `gzip` decides nothing
+    text = str(error)
+    for name in filter(None, (str(loaded.path.absolute()) if loaded.path else "", label)):
+        text = text.replace(name, "<file>")
+    lowered = text.lower()
+    if "gzip" in lowered or "zlib" in lowered:
         return _corrupt_gzip(label, error)
-    if "unicode" in text.lower() or "utf-8" in text.lower() or "utf8" in text.lower():
-        found = _first_invalid_utf8(loaded) if loaded.path else None
+    if "invalid unicode" in lowered or "not utf-8 encoded" in lowered or "utf8" in lowered:
+        found = _first_invalid_utf8(loaded) if loaded.path and fmt in ("trec", "csv", "tsv", "json") else None
         where = f"{label}:{found[0]}" if found else label
         shown = f" (found the bytes {found[1]!r})" if found else ""
         return InputError(f"{where}: is not UTF-8 text{shown}; convert the file to UTF-8 "
                           "(e.g. iconv -f latin1 -t utf-8); compressed files must be gzip")
-    if "permission denied" in text.lower():
+    if "permission denied" in lowered:
         return InputError(f"{label}: cannot be read (permission denied); check the file's permissions")
     line = re.search(r"CSV Error on Line: (\d+)", text)
-    if line:
-        detail = [part.strip() for part in text.splitlines()[1:4] if part.strip()
-                  and not part.startswith(("Original Line", "Possible"))]
-        return InputError(f"{label}:{line.group(1)}: {'; '.join(detail) or 'malformed line'}; "
-                          "fix the line (every row needs as many fields as the header)")
+    if line:  # DuckDB counts physical lines, as an editor does
+        detail = re.search(r"Expected Number of Columns: \d+ Found: \d+|Value with unterminated quote found"
+                           r"|Maximum line size of \d+ bytes exceeded", text)
+        fix = "every row needs as many fields as the header" if fmt in ("csv", "tsv") else "check the line"
+        return InputError(f"{label}:{line.group(1)}: {detail.group(0) if detail else 'malformed line'}; "
+                          f"fix the line ({fix})")
     if fmt == "parquet":
         return InputError(f"{label}: is not a readable Parquet file ({_first_line(error)}); it may be truncated "
                           "or corrupt: write it again")

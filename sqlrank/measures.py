@@ -217,9 +217,10 @@ def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, rel)
     if k_text is not None:
         if not definition.cutoff:
             raise MeasureError(f"{spelling}: {definition.name} takes no cutoff (@k)")
-        if not re.fullmatch(r"[0-9]+", k_text.strip()) or not 1 <= int(k_text) <= MAX_CUTOFF:
-            raise MeasureError(f"{spelling}: the cutoff must be a whole number from 1 to {MAX_CUTOFF}, "
-                               f"got '{k_text}'")
+        if not re.fullmatch(r"[0-9]+", k_text.strip()) or int(k_text) < 1:
+            raise MeasureError(f"{spelling}: the cutoff must be a whole number >= 1, got '{k_text}'")
+        if int(k_text) > MAX_CUTOFF:
+            raise MeasureError(f"{spelling}: the cutoff must be at most {MAX_CUTOFF}, got '{k_text}'")
         k = int(k_text)
     return Measure(definition, tuple(sorted(params.items())), k)
 

@@ -223,8 +223,9 @@ def test_exponent_forms_equal_plain_numbers(tmp_path, qrels):
 @pytest.mark.parametrize("value", ["abc", "1.5x"])
 def test_dataframe_scores_that_are_not_numbers_are_refused_with_their_row(qrels, value):
     rows = {"query_id": ["q1", "q1"], "doc_id": ["a", "b"], "score": ["3", value]}
+    relation = duckdb.sql(f"SELECT * FROM (VALUES ('q1', 'a', '3'), ('q1', 'b', '{value}')) t(query_id, doc_id, score)")
     for source, label in [(pd.DataFrame(rows), "<pandas DataFrame>"), (pl.DataFrame(rows), "<polars DataFrame>"),
-                          (pa.table(rows), "<pyarrow Table>")]:
+                          (pa.table(rows), "<pyarrow Table>"), (relation, "<duckdb DuckDBPyRelation>")]:
         assert error_of(qrels, source) == (f"{label}: row 2, column 'score': expected a number (score), "
                                            f"found '{value}'; fix the value")
 
@@ -478,9 +479,11 @@ def test_columns_of_the_wrong_type_are_refused(qrels, source, message):
 
 
 def test_a_ragged_csv_row_names_its_line(tmp_path, qrels):
-    csv = write(tmp_path, "run.csv", "query_id,doc_id,score\nq1,a,3\nq1,b,2,extra\n")
-    assert error_of(qrels, csv) == (f"{csv}:3: Expected Number of Columns: 3 Found: 4; fix the line (every row "
+    csv = write(tmp_path, "run.csv", "query_id,doc_id,score\nq1,a,3\n\nq1,b,2,extra\n")
+    assert error_of(qrels, csv) == (f"{csv}:4: Expected Number of Columns: 3 Found: 4; fix the line (every row "
                                     "needs as many fields as the header)")
+    quote = write(tmp_path, "quote.csv", 'query_id,doc_id,score\nq1,"a,3\n')
+    assert error_of(qrels, quote).startswith(f"{quote}:2: Value with unterminated quote found; fix the line")
 
 
 def test_a_csv_row_starting_with_hash_is_data(tmp_path):
@@ -578,10 +581,10 @@ def test_a_dict_with_a_value_that_is_not_a_number(qrels):
 
 @pytest.mark.parametrize("measure, message", [
     ("nDCG(gain=cubic)", "nDCG(gain=cubic): unknown gain 'cubic' (expected one of: linear, exp)"),
-    ("P@0", "P@0: the cutoff must be a whole number from 1 to 2147483647, got '0'"),
-    ("P@-3", "P@-3: the cutoff must be a whole number from 1 to 2147483647, got '-3'"),
-    ("P@ten", "P@ten: the cutoff must be a whole number from 1 to 2147483647, got 'ten'"),
-    ("P@9223372036854775807", "P@9223372036854775807: the cutoff must be a whole number from 1 to 2147483647, "
+    ("P@0", "P@0: the cutoff must be a whole number >= 1, got '0'"),
+    ("P@-3", "P@-3: the cutoff must be a whole number >= 1, got '-3'"),
+    ("P@ten", "P@ten: the cutoff must be a whole number >= 1, got 'ten'"),
+    ("P@9223372036854775807", "P@9223372036854775807: the cutoff must be at most 2147483647, "
                               "got '9223372036854775807'"),
     ("AP(rel=high)", "AP(rel=high): rel must be a number, got 'high'"),
     ("AP(rel=nan)", "AP(rel=nan): rel must be a finite number, got 'nan'"),
