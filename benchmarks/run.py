@@ -358,11 +358,13 @@ def write_reports(results: list[dict], checks: dict, info: dict) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(8, 5.5))
-    for name in dict.fromkeys(r["contender"] for r in results):
+    names = list(dict.fromkeys(r["contender"] for r in results))
+    colors = plt.cm.tab20(range(len(names)))  # one distinct colour per contender (the default cycle repeats)
+    for name, color in zip(names, colors):
         pts = sorted((r["rows"], r["median_s"]) for r in results
                      if r["contender"] == name and not r.get("error"))
         if pts:
-            ax.plot(*zip(*pts), marker="o", label=name,
+            ax.plot(*zip(*pts), marker="o", label=name, color=color,
                     linestyle="--" if name in ("floor", "scan", "window") else "-")
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -387,6 +389,8 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="1M only, 1 repetition")
     ap.add_argument("--workdir", default="benchmarks/.data", type=Path,
                     help="generated data, outputs and spill files")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep the results of the other sizes already in results.json (e.g. add 100M to 1M,10M)")
     args = ap.parse_args()
     if args.quick:
         args.sizes, args.repeat = "1M", 1
@@ -413,6 +417,11 @@ def main() -> None:
     info = {"machine": machine(), "command": command.strip(), "repeat": args.repeat, "notes": notes}
     results: list[dict] = []
     checks: dict = {}
+    if args.keep and (HERE / "results.json").exists():
+        kept = json.loads((HERE / "results.json").read_text())
+        results = [r for r in kept["results"] if r["size"] not in sizes]
+        checks = {size: c for size, c in kept["checks"].items() if size not in sizes}
+        info["command"] = f"{kept['command']}; {info['command']}"
 
     for size in sizes:
         files = generate.generate(size, args.workdir, args.threads)

@@ -1,10 +1,11 @@
 """Compose the requested measures into SQL over the macros, run it, return a Result.
 
-The work is two statements, whatever the number of measures, cutoffs and runs:
+The work is one statement per run plus one, whatever the number of measures
+and cutoffs:
 
-1. the only pass over the run(s): ``sqlrank.judged_ranking`` ranks every
+1. the only pass over each run: ``sqlrank.judged_ranking`` ranks every
    ranking once and keeps the judged documents (plus one row per ranking),
-   stored as a small temporary table;
+   stacked for all runs in a small temporary table;
 2. one statement that computes every measure at every cutoff from that table:
    one ``sqlrank.measure_table`` call per distinct parameter set (rel, gain,
    discount, ...), each computing all its cutoffs at once, unioned into the
@@ -24,7 +25,7 @@ import duckdb
 
 from . import inputs
 from .errors import EvaluationError, SqlrankError
-from .macros import connect
+from .macros import connect, install
 from .measures import Measure, parse_all
 from .result import Report, Result, RunReport
 
@@ -85,8 +86,6 @@ def evaluate(
         raise EvaluationError(f"depth must be a whole number >= 1, got {depth!r}")
     con = connection or connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory)
     if connection is not None:
-        from .macros import install
-
         install(con)
     mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
     try:
