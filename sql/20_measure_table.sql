@@ -71,13 +71,17 @@ stats AS (
     SELECT *, ROW_NUMBER() OVER () AS query_number
     FROM sqlrank.judgment_stats(qrels_table, rel := rel)
 ),
+present AS (
+    -- the rankings present: judged_ranking keeps the rank-1 row of every
+    -- ranking, so these rows are one per (run, query), no DISTINCT needed
+    SELECT COLUMNS('^(run_id|query_id)$'), true AS retrieved
+    FROM query_table(judged_table)
+    WHERE rank = 1
+),
 runs AS (
     -- one row per run (no run_id column at all when the run has none)
     SELECT *, ROW_NUMBER() OVER () AS run_number
-    FROM (
-        SELECT DISTINCT * EXCLUDE (query_id)
-        FROM (SELECT true AS evaluated, COLUMNS('^(run_id|query_id)$') FROM query_table(judged_table)) AS run_queries
-    ) AS distinct_runs
+    FROM (SELECT DISTINCT * EXCLUDE (query_id, retrieved), true AS evaluated FROM present) AS distinct_runs
 ),
 positions AS (
     SELECT
@@ -154,10 +158,6 @@ ideal_totals AS (
     FROM sqlrank.ideal_ranking(qrels_table) AS ideal_ranking
     CROSS JOIN cutoff_list
     GROUP BY ideal_ranking.query_id, cutoff_list.cutoff
-),
-present AS (
-    SELECT DISTINCT COLUMNS('^(run_id|query_id)$'), true AS retrieved
-    FROM query_table(judged_table)
 ),
 universe AS (
     SELECT *, run_number * 4294967296 + query_number AS ranking_number

@@ -271,7 +271,8 @@ def _report_coverage(con, report: Report) -> None:
     report.qrels_queries = con.execute(f"SELECT count(DISTINCT query_id) FROM {QRELS_TABLE}").fetchall()[0][0]
     rows = con.execute(
         f"""
-        WITH run_queries AS (SELECT DISTINCT run_id, query_id FROM {JUDGED_TABLE}),
+        -- judged_ranking keeps the rank-1 row of every ranking: one row per (run, query)
+        WITH run_queries AS (SELECT run_id, query_id FROM {JUDGED_TABLE} WHERE rank = 1),
              qrels_queries AS (SELECT DISTINCT query_id FROM {QRELS_TABLE}),
              runs AS (SELECT DISTINCT run_id FROM run_queries)
         SELECT runs.run_id,

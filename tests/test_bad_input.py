@@ -28,7 +28,7 @@ import pytest
 
 import sqlrank
 from sqlrank import export
-from sqlrank.errors import EvaluationError, InputError, MeasureError, OutputError, SqlrankError
+from sqlrank.errors import EvaluationError, InputError, MeasureError, OutputError
 
 ROOT = Path(__file__).resolve().parent.parent
 

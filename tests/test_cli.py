@@ -11,9 +11,7 @@ other   q1: d1, d4 (labels 2, 1)               q2: d5, d6, d1 (labels 0, unjudge
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 import math
 import os
 import re
@@ -24,11 +22,11 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
 import sqlrank
+from formats import read_rows
 from sqlrank import export
 from sqlrank.cli import DEFAULT_MEASURES, app
 from sqlrank.measures import PARAMETERS, REGISTRY, spellings
@@ -100,14 +98,8 @@ def sqlrank_script() -> Path:
 
 def parse(fmt: str, data: bytes, per_query: bool = True) -> dict:
     """{(run_id, query_id, measure): value} from the output of `sqlrank eval` in format `fmt`."""
-    if fmt == "parquet":
-        rows = pq.read_table(io.BytesIO(data)).to_pylist()
-    elif fmt == "json":
-        rows = json.loads(data)
-    elif fmt == "jsonl":
-        rows = [json.loads(line) for line in data.decode().splitlines()]
-    elif fmt in ("csv", "tsv"):
-        rows = list(csv.DictReader(io.StringIO(data.decode()), delimiter="," if fmt == "csv" else "\t"))
+    if fmt in ("csv", "tsv", "json", "jsonl", "parquet"):
+        rows = read_rows(fmt, data)
     elif fmt == "trec":
         rows = []
         for line in data.decode().splitlines():
@@ -400,15 +392,7 @@ def _query_values(fmt: str, data: bytes) -> dict:
         return {line.split()[1]: float(line.split()[2]) for line in lines[2:]}
     if fmt == "trec":
         return {line.split("\t")[1]: float(line.split("\t")[2]) for line in data.decode().splitlines()}
-    if fmt == "parquet":
-        rows = pq.read_table(io.BytesIO(data)).to_pylist()
-    elif fmt == "json":
-        rows = json.loads(data)
-    elif fmt == "jsonl":
-        rows = [json.loads(line) for line in data.decode().splitlines()]
-    else:
-        rows = list(csv.DictReader(io.StringIO(data.decode()), delimiter="," if fmt == "csv" else "\t"))
-    return {row["query_id"]: float(row["value"]) for row in rows}
+    return {row["query_id"]: float(row["value"]) for row in read_rows(fmt, data)}
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

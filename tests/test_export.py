@@ -20,6 +20,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import sqlrank
+from formats import read_rows
 from sqlrank import export
 from sqlrank.errors import OutputError
 
@@ -178,15 +179,7 @@ def test_arrow_table_with_two_columns_of_one_name():
 @pytest.mark.parametrize("fmt", ["csv", "tsv", "json", "jsonl", "parquet"])
 def test_arrow_table_formats_round_trip(fmt):
     table = pa.table({"query_id": ["q1", "q2"], "value": [1 / 3, 2 / 3]})
-    data = export.render_arrow(table, fmt)
-    if fmt == "parquet":
-        rows = pq.read_table(io.BytesIO(data)).to_pylist()
-    elif fmt == "json":
-        rows = json.loads(data)
-    elif fmt == "jsonl":
-        rows = [json.loads(line) for line in data.decode().splitlines()]
-    else:
-        rows = list(csv.DictReader(io.StringIO(data.decode()), delimiter="," if fmt == "csv" else "\t"))
+    rows = read_rows(fmt, export.render_arrow(table, fmt))
     assert [(r["query_id"], float(r["value"])) for r in rows] == [("q1", 1 / 3), ("q2", 2 / 3)]
 
 
