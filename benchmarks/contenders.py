@@ -9,7 +9,7 @@ query_id,measure,value as CSV (query_id 'all' = the tool's own mean), so
 run.py can check the numbers.  Anything else worth reporting (ranx's JIT
 warm-up) is printed as one JSON line on stdout.
 
-Names: floor, scan, window, sqlrank-api, pytrec_eval, ir_measures, ranx.
+Names: floor, floor-cutoffs, scan, window, sqlrank-api, pytrec_eval, ir_measures, ranx.
 """
 
 from __future__ import annotations
@@ -53,12 +53,16 @@ def write_long(out: str, per_query: dict[str, dict[str, float]]) -> None:
             w.writerow(["all", m, repr(total / max(len(per_query), 1))])
 
 
-def floor(args) -> None:
+def floor(args, script: str = "floor.sql") -> None:
     con = duckdb_connect(args)
     con.execute("SET VARIABLE qrels = ?", [args.qrels])
     con.execute("SET VARIABLE run = ?", [args.run])
-    sql = (HERE / "floor.sql").read_text()
+    sql = (HERE / script).read_text()
     con.execute(f"COPY ({sql}) TO '{args.out}' (FORMAT csv, HEADER true)")
+
+
+def floor_cutoffs(args) -> None:
+    floor(args, "floor_cutoffs.sql")
 
 
 def scan(args) -> None:
@@ -168,6 +172,7 @@ def ranx_(args) -> None:
 
 CONTENDERS = {
     "floor": floor,
+    "floor-cutoffs": floor_cutoffs,
     "scan": scan,
     "window": window,
     "sqlrank-api": sqlrank_api,

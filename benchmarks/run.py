@@ -40,6 +40,8 @@ sys.path.insert(0, str(HERE))
 import generate  # noqa: E402
 
 MEASURES = ["nDCG@10", "AP", "RR", "P@10", "R@100"]
+# Only cutoffs: sqlrank ranks just the top 10 of each query (a heap, no sort)
+CUTOFF_SET = ["nDCG@10", "P@10", "RR@10"]
 # 10 measure families x 3 cutoffs, all in ir_measures syntax (two of them at
 # another relevance level, so the wide set also needs a second parameter set).
 WIDE_SET = [
@@ -67,6 +69,7 @@ class Contender:
     needs_sqlrank: bool = False
     must_match: bool = False  # correctness check fails loudly on a difference
     checkable: bool = True  # writes query_id,measure,value comparable with the floor
+    reference: str = "floor"  # the hand-written statement it is checked and timed against
 
 
 def py(name: str, qrels: Path, run: Path, out: Path, opts: dict, *extra: str) -> list[str]:
@@ -120,6 +123,9 @@ SQLRANK = find_sqlrank_cli()
 CONTENDERS = [
     Contender("floor", "floor.sql via duckdb (Parquet)", ALL_SIZES,
               lambda f, o, k: py("floor", f["qrels_parquet"], f["run_parquet"], o, k)),
+    Contender("floor-cutoffs", "floor_cutoffs.sql via duckdb (Parquet), nDCG@10, P@10, RR@10", ALL_SIZES,
+              lambda f, o, k: py("floor-cutoffs", f["qrels_parquet"], f["run_parquet"], o, k),
+              reference="floor-cutoffs"),
     Contender("scan", "SELECT count(*), sum(score) over the run (Parquet)", ALL_SIZES,
               lambda f, o, k: py("scan", f["qrels_parquet"], f["run_parquet"], o, k), checkable=False),
     Contender("window", "ROW_NUMBER() ranking of the run, nothing else (Parquet)", ALL_SIZES,
@@ -127,6 +133,9 @@ CONTENDERS = [
     Contender("sqlrank-cli-parquet", "sqlrank eval, 5 measures (Parquet)", ALL_SIZES,
               lambda f, o, k: sqlrank_cli(f["qrels_parquet"], [f["run_parquet"]], MEASURES, o, k),
               needs_sqlrank=True, must_match=True),
+    Contender("sqlrank-cli-cutoffs", "sqlrank eval, nDCG@10, P@10, RR@10 (Parquet)", ALL_SIZES,
+              lambda f, o, k: sqlrank_cli(f["qrels_parquet"], [f["run_parquet"]], CUTOFF_SET, o, k),
+              needs_sqlrank=True, must_match=True, reference="floor-cutoffs"),
     Contender("sqlrank-cli-trec", "sqlrank eval, 5 measures (TREC text)", ALL_SIZES,
               lambda f, o, k: sqlrank_cli(f["qrels_trec"], [f["run_trec"]], MEASURES, o, k),
               needs_sqlrank=True, must_match=True),
@@ -249,14 +258,17 @@ def compare(floor_csv: Path, other_csv: Path, trec_c: bool) -> dict:
 
 
 def check(size: str, chosen: list[Contender], files: dict, outdir: Path, opts: dict) -> dict:
-    """Run floor and the must-match contenders once (also warms the page
-    cache) and stop the benchmark if any of them disagrees with the floor."""
+    """Run the floors and the must-match contenders once (also warms the page
+    cache) and stop the benchmark if any of them disagrees with its floor."""
     report = {}
-    floor_out = outdir / "check-floor.csv"
-    run_once(BY_NAME["floor"].argv(files, floor_out, opts))
+    reference_out = {}
+    for name in dict.fromkeys(c.reference for c in chosen if c.must_match or c.name == c.reference):
+        reference_out[name] = outdir / f"check-{name}.csv"
+        run_once(BY_NAME[name].argv(files, reference_out[name], opts))
     for c in chosen:
-        if not c.must_match or c.name == "floor":
+        if not c.must_match or c.name == c.reference:
             continue
+        floor_out = reference_out[c.reference]
         if c.name == "pytrec_eval" and size != "1M":  # slow; checked once is enough
             continue
         out = outdir / f"check-{c.name}.csv"
@@ -267,7 +279,7 @@ def check(size: str, chosen: list[Contender], files: dict, outdir: Path, opts: d
         r = compare(floor_out, out, trec_c=c.needs_sqlrank)
         report[c.name] = r
         ok = r["max_abs_diff"] <= TOLERANCE and r["missing_rows"] == 0
-        print(f"  check {c.name:22s} max |diff| vs floor = {r['max_abs_diff']:.3g} "
+        print(f"  check {c.name:22s} max |diff| vs {c.reference} = {r['max_abs_diff']:.3g} "
               f"(means {r['mean_max_abs_diff']:.3g}, missing rows {r['missing_rows']}) "
               f"{'ok' if ok else 'FAIL'}", flush=True)
         if not ok:
@@ -318,7 +330,8 @@ def write_reports(results: list[dict], checks: dict, info: dict) -> None:
         f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB RAM, {m['os']}; "
         f"Python {m['python']}; " + ", ".join(f"{k} {v}" for k, v in m["versions"].items() if v), "",
         f"Median wall time of {info['repeat']} run(s) of the whole process, peak RSS of the "
-        "largest process, ratio to the floor (floor.sql) at the same size. Warm page cache.",
+        "largest process, ratio to the floor at the same size: floor.sql, or floor_cutoffs.sql for the "
+        "cutoff-only set (sqlrank-cli-cutoffs). Warm page cache.",
         f"At {BIG} every DuckDB contender runs with memory_limit {BIG_MEMORY_LIMIT} and a spill "
         "directory. pytrec_eval, ir_measures and ranx only run up to 10M: at 100M their in-memory "
         "Python structures would need far more memory and time than this benchmark allows.", "",
@@ -365,7 +378,7 @@ def write_reports(results: list[dict], checks: dict, info: dict) -> None:
                      if r["contender"] == name and not r.get("error"))
         if pts:
             ax.plot(*zip(*pts), marker="o", label=name, color=color,
-                    linestyle="--" if name in ("floor", "scan", "window") else "-")
+                    linestyle="--" if name in ("floor", "floor-cutoffs", "scan", "window") else "-")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("run rows")
@@ -435,8 +448,8 @@ def main() -> None:
         here = [c for c in chosen if size in c.sizes]
         checks[size] = check(size, here, files, outdir, opts)
 
-        floor_median = None
-        for c in sorted(here, key=lambda c: c.name != "floor"):  # floor first: ratios need it
+        reference_median: dict[str, float] = {}
+        for c in sorted(here, key=lambda c: c.name != c.reference):  # the floors first: ratios need them
             out = outdir / f"{c.name}.csv"
             argv = c.argv(files, out, opts)
             rec = {"contender": c.name, "size": size, "rows": generate.SIZES[size],
@@ -458,15 +471,17 @@ def main() -> None:
             rec["seconds"] = [s.seconds for s in samples]
             rec["median_s"] = statistics.median(rec["seconds"])
             rec["peak_rss_mb"] = max(s.rss_mb for s in samples)
-            if c.name == "floor":
-                floor_median = rec["median_s"]
-            if floor_median:
-                rec["ratio_to_floor"] = rec["median_s"] / floor_median
+            if c.name == c.reference:
+                reference_median[c.name] = rec["median_s"]
+            if c.reference in reference_median:
+                rec["reference"] = c.reference
+                rec["ratio_to_floor"] = rec["median_s"] / reference_median[c.reference]
             extra = [json.loads(s.stdout.strip().splitlines()[-1]) for s in samples if s.stdout.strip()]
             for key in {k for e in extra for k in e}:
                 rec[key] = statistics.median(e[key] for e in extra)
-            if c.checkable and c.name != "floor" and (outdir / "floor.csv").exists():
-                d = rec["diff_vs_floor"] = compare(outdir / "floor.csv", out, trec_c=c.needs_sqlrank)
+            reference_csv = outdir / f"{c.reference}.csv"
+            if c.checkable and c.name != c.reference and reference_csv.exists():
+                d = rec["diff_vs_floor"] = compare(reference_csv, out, trec_c=c.needs_sqlrank)
                 if c.must_match and d["max_abs_diff"] > TOLERANCE:
                     print(f"  WARNING [{size}] {c.name} differs from the floor by {d['max_abs_diff']:.3g}")
             results.append(rec)

@@ -90,7 +90,7 @@ def evaluate(
     mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
     try:
         report = _load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
-        for statement in _judged_sql(report.run_tables, depth, score_precision):
+        for statement in _judged_sql(report.run_tables, ranking_depth(parsed, depth), score_precision):
             con.execute(statement)
         _report_coverage(con, report)
         if missing == "error":
@@ -157,6 +157,29 @@ def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision
         else:
             statements.append(f"INSERT INTO {JUDGED_TABLE} BY NAME {select}")
     return statements
+
+
+def ranking_depth(measures: list[Measure], depth: int | None) -> int | None:
+    """How deep the runs must be ranked: the user's depth, cut to the largest cutoff when every measure has one.
+
+    A measure at cutoff k reads only the top k documents of a ranking (and
+    num_ret only as min(num_ret, k)), so ranking to the largest cutoff gives
+    the same numbers; judged_ranking then keeps a small heap per ranking
+    instead of sorting the run. Rprec reads the top R, and nDCG with
+    ideal=run re-sorts every retrieved label: both need the whole ranking.
+    num_rel reads the qrels only.
+    """
+    cutoffs = []
+    for measure in measures:
+        column = measure.definition.column
+        if column == "num_rel":
+            continue
+        if measure.k is None or column == "rprec" or dict(measure.params).get("ideal") == "run":
+            return depth
+        cutoffs.append(measure.k)
+    if not cutoffs:
+        return depth
+    return max(cutoffs) if depth is None else min(depth, max(cutoffs))
 
 
 def _group_key(measure: Measure) -> tuple:

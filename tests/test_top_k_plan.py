@@ -1,0 +1,110 @@
+"""The two plans of sqlrank.judged_ranking give the same rows, and evaluate() picks the heap only when it may.
+
+With a depth of at most 32, judged_ranking keeps a bounded heap per ranking
+instead of sorting the run (sql/11_judged_ranking.sql); evaluate() asks for
+that depth when every measure stops at a cutoff (engine.ranking_depth). Both
+must give exactly the window's numbers: ties broken by doc id descending,
+float32 scores, several runs in one table, depth, missing queries.
+"""
+
+from __future__ import annotations
+
+import duckdb
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import sqlrank
+from sqlrank.engine import ranking_depth
+from sqlrank.measures import parse_all
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+query_ids = st.sampled_from(["q1", "q2", "10", "9"])
+doc_ids = st.sampled_from(["a", "b", "c", "d", "e", "B", "é", "10", "9", "x1", "x2", "x3"])
+labels = st.sampled_from([-1.0, 0.0, 1.0, 2.0, 3.0])
+# few distinct scores, so ties are common; 1.0 and 1.0000000001 tie only in float32
+scores = st.one_of(st.sampled_from([0.0, 1.0, 1.0000000001, 2.0, -0.5]), st.floats(-1e3, 1e3, allow_nan=False))
+
+
+@st.composite
+def collections(draw):
+    qrels = draw(st.dictionaries(query_ids, st.dictionaries(doc_ids, labels, min_size=1, max_size=10),
+                                 min_size=1, max_size=4))
+    runs = draw(st.lists(st.dictionaries(query_ids, st.dictionaries(doc_ids, scores, min_size=1, max_size=12),
+                                         min_size=1, max_size=4), min_size=1, max_size=2))
+    return qrels, runs
+
+
+def connection(qrels: dict, runs: list[dict]) -> duckdb.DuckDBPyConnection:
+    con = sqlrank.connect()
+    con.register("qrels_frame", pd.DataFrame(
+        [(q, d, label) for q, docs in qrels.items() for d, label in docs.items()],
+        columns=["query_id", "doc_id", "relevance"]))
+    con.register("run_frame", pd.DataFrame(
+        [(f"r{n}", q, d, s) for n, run in enumerate(runs) for q, docs in run.items() for d, s in docs.items()],
+        columns=["run_id", "query_id", "doc_id", "score"]))
+    return con
+
+
+@SETTINGS
+@given(collections(), st.integers(1, 32), st.sampled_from(["double", "float32"]))
+def test_heap_plan_equals_window_plan(collection, depth, precision):
+    con = connection(*collection)
+    columns = "run_id, query_id, doc_id, relevance, rank, num_ret"
+    heap = con.execute(
+        f"SELECT {columns} FROM sqlrank.judged_ranking('qrels_frame', 'run_frame', depth := {depth}, "
+        f"score_precision := '{precision}') ORDER BY ALL").fetchall()
+    # the window plan, cut to the same depth by hand
+    window = con.execute(
+        f"SELECT run_id, query_id, doc_id, relevance, rank, least(num_ret, {depth}) FROM "
+        f"sqlrank.judged_ranking('qrels_frame', 'run_frame', score_precision := '{precision}') "
+        f"WHERE rank <= {depth} ORDER BY ALL").fetchall()
+    assert heap == window
+    # the heap plan really ran: no window in the plan
+    plan = con.execute(f"EXPLAIN SELECT * FROM sqlrank.judged_ranking('qrels_frame', 'run_frame', depth := {depth})"
+                       ).fetchall()[0][1]
+    assert "WINDOW" not in plan.upper()
+
+
+@SETTINGS
+@given(collections(), st.sampled_from(["zero", "skip"]))
+def test_cutoff_only_measures_match_the_full_ranking(collection, missing):
+    qrels, runs = collection
+    frame = pd.DataFrame([(f"r{n}", q, d, s) for n, run in enumerate(runs) for q, docs in run.items()
+                          for d, s in docs.items()], columns=["run_id", "query_id", "doc_id", "score"])
+    cutoff_only = ["nDCG@3", "P@5", "RR@10", "AP@4", "R@2", "Success@1", "DCG@3", "NumRet@2", "NumRelRet@3",
+                   "NumRel"]
+    heap = sqlrank.evaluate(qrels, frame, cutoff_only, missing=missing)
+    full = sqlrank.evaluate(qrels, frame, cutoff_only + ["Rprec"], missing=missing)  # Rprec needs every rank
+    assert ranking_depth(parse_all(cutoff_only), None) == 10
+    assert ranking_depth(parse_all(cutoff_only + ["Rprec"]), None) is None
+    expected = {key: value for key, value in _numbers(full).items() if key[2] != "Rprec"}
+    assert _numbers(heap) == pytest.approx(expected, abs=1e-12)
+
+
+def _numbers(result) -> dict:
+    return {(r["run_id"], r["query_id"], r["measure"]): r["value"] for r in result.to_arrow().to_pylist()}
+
+
+@pytest.mark.parametrize(("measures", "depth", "expected"), [
+    (["nDCG@10", "P@5"], None, 10),
+    (["nDCG@10", "P@5"], 3, 3),            # the user's -M wins when smaller
+    (["nDCG@10", "AP"], None, None),       # AP without a cutoff reads every rank
+    (["nDCG@10", "P"], 50, 50),
+    (["nDCG(ideal=run)@10"], None, None),  # re-sorts every retrieved label
+    (["Rprec"], None, None),
+    (["NumRel"], None, None),
+    (["NumRel", "P@20"], None, 20),
+])
+def test_ranking_depth(measures, depth, expected):
+    assert ranking_depth(parse_all(measures), depth) == expected
+
+
+def test_a_depth_above_32_uses_the_window():
+    con = sqlrank.connect()
+    con.execute("CREATE TABLE q AS SELECT 'q1' AS query_id, 'a' AS doc_id, 1 AS relevance")
+    con.execute("CREATE TABLE r AS SELECT 'q1' AS query_id, 'a' AS doc_id, 1.0 AS score")
+    plan = con.execute("EXPLAIN SELECT * FROM sqlrank.judged_ranking('q', 'r', depth := 33)").fetchall()[0][1]
+    assert "WINDOW" in plan.upper()
