@@ -3,11 +3,20 @@
 --     ideal := 'qrels', denominator := 'R', missing := 'zero')
 --   -> ([run_id,] query_id, k, cg, dcg, idcg, ndcg, ap, rr, p, r, rprec, success,
 --       bpref, num_ret, num_rel, num_rel_ret)
+-- sqlrank.measure_table_for(qrels_table, judged_table, columns, <the same parameters>)
+--   -> the same columns
 --
 -- Every measure of sqlrank, per query and per cutoff, from the output of
 -- sqlrank.judged_ranking (passed by name). All of it works on that small
 -- table, never on the run again, so any number of measures and cutoffs cost
 -- one pass over the run. `k` is NULL for "the whole list".
+--
+-- measure_table_for computes only what the listed `columns` need (e.g.
+-- ['ndcg', 'ap']): idcg and ndcg (the ideal rankings), rprec and bpref (a pass
+-- of their own each) are NULL unless listed; the other columns are always
+-- filled. measure_table lists every column. The work of a branch not needed is
+-- cut by a condition on constants, which DuckDB folds to false and then reads
+-- nothing for (a join DuckDB would keep even if nothing read its columns).
 --
 -- Definitions (SPEC §4; trec_eval where it has the measure). With
 -- rel_i = 1 when the document at rank i is relevant (label >= rel, label >= 0),
@@ -32,6 +41,14 @@
 --           n_d = 0); unjudged and negative-label documents are skipped
 --   num_ret, num_rel (= R), num_rel_ret (relevant in top k)
 --
+-- How: one group per ranking and cutoff over the judged documents in the top k
+-- that count (relevant, or with a gain) and rank 1, which keeps every ranking
+-- and its num_ret. AP's P@i needs each relevant document's place among the
+-- relevant ones: the 1/i of a group's relevant ranks, sorted, numbers them
+-- (a per-ranking list costs far less than a window over the table). The
+-- ideal rankings are lists of gains best first, turned into IDCG@k by
+-- sqlrank.ideal_dcg.
+--
 -- Division: every denominator is wrapped in NULLIF(..., 0) and the quotient in
 -- coalesce(..., 0) where 0 is the answer (x / 0 is NULL in DuckDB 1.x but
 -- +-infinity in DuckDB 2.0; NULLIF makes both, and standard SQL, agree).
@@ -40,8 +57,8 @@
 -- A qrels query with no retrieved document is scored 0 (missing := 'zero',
 -- trec_eval -c), left out ('skip', trec_eval 9 / pytrec_eval) or refused
 -- ('error', trec_eval 10). Run queries without judgments are left out.
-CREATE OR REPLACE MACRO sqlrank.measure_table(
-    qrels_table, judged_table,
+CREATE OR REPLACE MACRO sqlrank.measure_table_for(
+    qrels_table, judged_table, columns,
     cutoffs := [NULL], rel := 1, gain := 'linear', discount := 'log2', base := 2,
     ideal := 'qrels', denominator := 'R', missing := 'zero'
 ) AS TABLE
@@ -53,7 +70,12 @@ checked_choices AS (
         sqlrank.choice(ideal, ['qrels', 'run'], 'ideal') AS checked_ideal,
         sqlrank.choice(denominator, ['R', 'min_R_k', 'retrieved'], 'denominator') AS checked_denominator,
         sqlrank.choice(missing, ['zero', 'skip', 'error'], 'missing') AS checked_missing,
-        sqlrank.gain(1, kind := gain) + sqlrank.discount(1, kind := discount, base := base) AS checked_gain_discount
+        sqlrank.gain(1, kind := gain) + sqlrank.discount(1, kind := discount, base := base) AS checked_gain_discount,
+        CASE
+            WHEN list_has_all(['cg', 'dcg', 'idcg', 'ndcg', 'ap', 'rr', 'p', 'r', 'rprec', 'success', 'bpref',
+                               'num_ret', 'num_rel', 'num_rel_ret'], columns) THEN true
+            ELSE error('sqlrank: unknown column in ' || CAST(columns AS VARCHAR))
+        END AS checked_columns
 ),
 cutoff_list AS (
     -- "no cutoff" becomes the largest BIGINT so that `rank <= cutoff` always holds
@@ -66,109 +88,107 @@ cutoff_list AS (
     FROM (SELECT unnest(cutoffs) AS k) AS requested
 ),
 stats AS (
-    -- query_number: a dense integer id, so that the windows and groups below
-    -- partition by one BIGINT instead of strings (twice as fast)
-    SELECT *, ROW_NUMBER() OVER () AS query_number
-    FROM sqlrank.judgment_stats(qrels_table, rel := rel)
-),
-present AS (
-    -- the rankings present: judged_ranking keeps the rank-1 row of every
-    -- ranking, so these rows are one per (run, query), no DISTINCT needed
-    SELECT COLUMNS('^(run_id|query_id)$'), true AS retrieved
-    FROM query_table(judged_table)
-    WHERE rank = 1
+    SELECT * FROM sqlrank.judgment_stats(qrels_table, rel := rel, gain := gain)
 ),
 runs AS (
-    -- one row per run (no run_id column at all when the run has none)
-    SELECT *, ROW_NUMBER() OVER () AS run_number
-    FROM (SELECT DISTINCT * EXCLUDE (query_id, retrieved), true AS evaluated FROM present) AS distinct_runs
-),
-positions AS (
-    SELECT
-        judged.relevance,
-        judged.rank,
-        judged.num_ret,
-        stats.num_rel,
-        stats.num_nonrel,
-        runs.run_number * 4294967296 + stats.query_number AS ranking_number,
-        sqlrank.is_relevant(judged.relevance, rel := rel) AS relevant,
-        sqlrank.is_judged_nonrelevant(judged.relevance, rel := rel) AS nonrelevant
-    -- `evaluated` is on both sides so the natural join has a column even without run_id
-    FROM (SELECT *, true AS evaluated FROM query_table(judged_table)) AS judged
-    NATURAL JOIN runs
-    JOIN stats ON judged.query_id = stats.query_id
-),
-counted AS (
-    SELECT
-        *,
-        -- relevant documents at ranks <= i: P@i at a relevant rank i is this / i
-        sum(CASE WHEN relevant THEN 1 ELSE 0 END) OVER running AS relevant_so_far,
-        -- judged non-relevant documents at ranks <= i (bpref's n)
-        sum(CASE WHEN nonrelevant THEN 1 ELSE 0 END) OVER running AS nonrelevant_so_far
-    FROM positions
-    WINDOW running AS (PARTITION BY ranking_number ORDER BY rank ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+    -- one row per run (no run_id column at all when the run has none): judged_ranking
+    -- keeps the rank-1 row of every ranking. `evaluated` gives the row a column
+    -- even without run_id.
+    SELECT DISTINCT COLUMNS('^(run_id|evaluated)$')
+    FROM (SELECT *, true AS evaluated FROM query_table(judged_table) WHERE rank = 1) AS first_rows
 ),
 hit_totals AS (
+    -- one row per ranking and cutoff
     SELECT
-        ranking_number,
+        COLUMNS('^(run_id|query_id)$'),
         cutoff_list.cutoff,
+        true AS retrieved,
         max(num_ret) AS num_ret,
-        sum(CASE WHEN rank <= cutoff THEN sqlrank.gain(relevance, kind := gain) ELSE 0 END) AS cg,
-        sum(CASE WHEN rank <= cutoff
-                 THEN sqlrank.gain(relevance, kind := gain) * sqlrank.discount(rank, kind := discount, base := base)
-                 ELSE 0 END) AS dcg,
-        sum(CASE WHEN relevant AND rank <= cutoff THEN 1 ELSE 0 END) AS relevant_retrieved,
-        sum(CASE WHEN relevant AND rank <= cutoff THEN CAST(relevant_so_far AS DOUBLE) / NULLIF(rank, 0) ELSE 0 END) AS precision_sum,
-        min(CASE WHEN relevant AND rank <= cutoff THEN rank END) AS first_relevant_rank,
-        sum(CASE WHEN relevant AND rank <= num_rel THEN 1 ELSE 0 END) AS relevant_in_top_r,
-        sum(CASE WHEN relevant AND rank <= cutoff
-                 THEN CASE WHEN nonrelevant_so_far = 0 THEN 1.0
-                           ELSE 1.0 - CAST(least(nonrelevant_so_far, num_rel) AS DOUBLE) / NULLIF(least(num_nonrel, num_rel), 0)
-                      END
-                 ELSE 0 END) AS bpref_sum
-    FROM counted
-    CROSS JOIN cutoff_list
-    GROUP BY ranking_number, cutoff_list.cutoff
-),
-run_ideal_totals AS (
-    -- ideal := 'run': the retrieved labels re-sorted, best first
-    SELECT
-        ranking_number,
-        cutoff_list.cutoff,
-        sum(CASE WHEN run_ideal_rank <= cutoff
-                 THEN sqlrank.gain(relevance, kind := gain) * sqlrank.discount(run_ideal_rank, kind := discount, base := base)
-                 ELSE 0 END) AS run_idcg
+        sum(sqlrank.gain(relevance, kind := gain)) AS cg,
+        sum(sqlrank.gain(relevance, kind := gain) * sqlrank.discount(rank, kind := discount, base := base)) AS dcg,
+        count(*) FILTER (WHERE relevant) AS relevant_retrieved,
+        min(rank) FILTER (WHERE relevant) AS first_relevant_rank,
+        -- 1/i for each relevant rank i, largest first: in rank order
+        list_reverse_sort(list(1.0 / NULLIF(rank, 0)) FILTER (WHERE relevant)) AS inverse_relevant_ranks
     FROM (
-        SELECT ranking_number, relevance,
-               ROW_NUMBER() OVER (PARTITION BY ranking_number ORDER BY relevance DESC, rank) AS run_ideal_rank
-        FROM positions
-        WHERE relevance > 0
-    ) AS run_ideal
-    CROSS JOIN cutoff_list
-    GROUP BY ranking_number, cutoff_list.cutoff
+        SELECT *, sqlrank.is_relevant(relevance, rel := rel) AS relevant
+        FROM query_table(judged_table)
+    ) AS judged
+    JOIN cutoff_list ON judged.rank <= cutoff_list.cutoff
+    -- judged non-relevant documents add nothing here
+    WHERE judged.rank = 1 OR judged.relevance > 0 OR judged.relevant
+    GROUP BY ALL
 ),
-ideal_totals AS (
-    -- ideal := 'qrels': every positive judgment, retrieved or not
+run_ideal AS (
+    -- ideal := 'run': the retrieved gains re-sorted, best first
     SELECT
-        ideal_ranking.query_id,
-        cutoff_list.cutoff,
-        sum(CASE WHEN ideal_rank <= cutoff
-                 THEN sqlrank.gain(relevance, kind := gain) * sqlrank.discount(ideal_rank, kind := discount, base := base)
-                 ELSE 0 END) AS qrels_idcg
-    FROM sqlrank.ideal_ranking(qrels_table) AS ideal_ranking
-    CROSS JOIN cutoff_list
-    GROUP BY ideal_ranking.query_id, cutoff_list.cutoff
+        COLUMNS('^(run_id|query_id)$'),
+        list_reverse_sort(list(sqlrank.gain(relevance, kind := gain))) AS run_ideal_gains
+    FROM query_table(judged_table)
+    WHERE relevance > 0 AND ideal = 'run' AND list_has_any(columns, ['idcg', 'ndcg'])
+    GROUP BY ALL
+),
+discount_list AS (
+    -- discount(1), discount(2), ... as far as the longest ideal ranking goes
+    SELECT list(sqlrank.discount(position, kind := discount, base := base) ORDER BY position) AS discounts
+    FROM (
+        SELECT unnest(range(1, greatest(
+            (SELECT coalesce(max(len(ideal_gains)), 0) FROM stats),
+            (SELECT coalesce(max(len(run_ideal_gains)), 0) FROM run_ideal)) + 1)) AS position
+    ) AS positions
+    WHERE list_has_any(columns, ['idcg', 'ndcg'])
+),
+top_r AS (
+    -- Rprec: relevant documents in the top R, whatever the cutoff
+    SELECT COLUMNS('^(run_id|query_id)$'), count(*) AS relevant_in_top_r
+    FROM (
+        SELECT judged.*
+        FROM query_table(judged_table) AS judged
+        JOIN stats ON judged.query_id = stats.query_id
+        WHERE sqlrank.is_relevant(judged.relevance, rel := rel) AND judged.rank <= stats.num_rel
+          AND list_contains(columns, 'rprec')
+    ) AS relevant_in_top
+    GROUP BY ALL
+),
+bpref_totals AS (
+    -- bpref: for each relevant document in the top k, the judged non-relevant ones ranked above it
+    SELECT
+        COLUMNS('^(run_id|query_id)$'),
+        cutoff,
+        sum(CASE WHEN nonrelevant_so_far = 0 THEN 1.0
+                 ELSE 1.0 - CAST(least(nonrelevant_so_far, num_rel) AS DOUBLE) / NULLIF(least(num_nonrel, num_rel), 0)
+            END) AS bpref_sum
+    FROM (
+        SELECT judged.*, stats.num_rel, stats.num_nonrel, cutoff_list.cutoff
+        FROM (
+            SELECT
+                *,
+                -- judged non-relevant documents at ranks <= i (bpref's n)
+                sum(CASE WHEN sqlrank.is_judged_nonrelevant(relevance, rel := rel) THEN 1 ELSE 0 END)
+                    OVER (PARTITION BY row(*COLUMNS('^(run_id|query_id)$')) ORDER BY rank
+                          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS nonrelevant_so_far
+            FROM query_table(judged_table)
+            WHERE (sqlrank.is_relevant(relevance, rel := rel) OR sqlrank.is_judged_nonrelevant(relevance, rel := rel))
+              AND list_contains(columns, 'bpref')
+        ) AS judged
+        JOIN stats ON judged.query_id = stats.query_id
+        JOIN cutoff_list ON judged.rank <= cutoff_list.cutoff
+        WHERE sqlrank.is_relevant(judged.relevance, rel := rel)
+    ) AS relevant_documents
+    GROUP BY ALL
 ),
 universe AS (
-    SELECT *, run_number * 4294967296 + query_number AS ranking_number
+    -- every query of the qrels, for every run, at every cutoff
+    SELECT *
     FROM runs
     CROSS JOIN stats
-    NATURAL LEFT JOIN present
     CROSS JOIN cutoff_list
     CROSS JOIN checked_choices
+    NATURAL LEFT JOIN hit_totals
     -- the NOT NULL tests make the checks run: a column of checked_choices that
     -- nothing reads is pruned with its check (ideal := 'best' passed silently)
     WHERE checked_ideal IS NOT NULL AND checked_denominator IS NOT NULL AND checked_gain_discount IS NOT NULL
+      AND checked_columns
       AND CASE
         WHEN retrieved THEN true
         WHEN checked_missing = 'zero' THEN true
@@ -180,34 +200,55 @@ universe AS (
 totals AS (
     SELECT
         *,
-        CASE WHEN ideal = 'run' THEN coalesce(run_idcg, 0) ELSE coalesce(qrels_idcg, 0) END AS ideal_dcg,
+        CASE WHEN ideal = 'run' THEN sqlrank.ideal_dcg(run_ideal_gains, discounts, cutoff)
+             ELSE sqlrank.ideal_dcg(ideal_gains, discounts, cutoff)
+        END AS ideal_dcg,
+        -- Σ P@i over the relevant ranks i: (1/i) · (relevant so far)
+        list_inner_product(inverse_relevant_ranks, CAST(range(1, len(inverse_relevant_ranks) + 1) AS DOUBLE[])) AS precision_sum,
         CASE
             WHEN denominator = 'min_R_k' THEN least(num_rel, cutoff)
             WHEN denominator = 'retrieved' THEN relevant_retrieved
             ELSE num_rel
         END AS ap_denominator
     FROM universe
-    NATURAL LEFT JOIN hit_totals
-    NATURAL LEFT JOIN run_ideal_totals
-    NATURAL LEFT JOIN ideal_totals
+    NATURAL LEFT JOIN run_ideal
+    NATURAL LEFT JOIN top_r
+    NATURAL LEFT JOIN bpref_totals
+    CROSS JOIN discount_list
 )
 SELECT
     COLUMNS('^(run_id|query_id)$'),
     CASE WHEN cutoff = 9223372036854775807 THEN NULL ELSE cutoff END AS k,
     coalesce(cg, 0) AS cg,
     coalesce(dcg, 0) AS dcg,
-    ideal_dcg AS idcg,
-    coalesce(dcg / NULLIF(ideal_dcg, 0), 0) AS ndcg,
+    CASE WHEN list_has_any(columns, ['idcg', 'ndcg']) THEN ideal_dcg END AS idcg,
+    -- DCG <= IDCG (non-negative gains, non-increasing discounts, the ideal ranking is the
+    -- best order), but the two add the same products in different orders: for the ideal
+    -- ranking the quotient can come out 1 + 1 ulp. least() gives trec_eval's exact 1 there
+    -- and moves nothing else.
+    CASE WHEN list_has_any(columns, ['idcg', 'ndcg']) THEN least(coalesce(dcg / NULLIF(ideal_dcg, 0), 0), 1.0) END AS ndcg,
     coalesce(precision_sum / NULLIF(ap_denominator, 0), 0) AS ap,
     coalesce(1.0 / NULLIF(first_relevant_rank, 0), 0) AS rr,
     coalesce(CAST(relevant_retrieved AS DOUBLE)
              / NULLIF(CASE WHEN cutoff = 9223372036854775807 THEN num_ret ELSE cutoff END, 0), 0) AS p,
     coalesce(CAST(relevant_retrieved AS DOUBLE) / NULLIF(num_rel, 0), 0) AS r,
-    coalesce(CAST(relevant_in_top_r AS DOUBLE) / NULLIF(num_rel, 0), 0) AS rprec,
+    CASE WHEN list_contains(columns, 'rprec') THEN coalesce(CAST(relevant_in_top_r AS DOUBLE) / NULLIF(num_rel, 0), 0) END AS rprec,
     CAST(CASE WHEN first_relevant_rank IS NULL THEN 0 ELSE 1 END AS DOUBLE) AS success,
-    coalesce(bpref_sum / NULLIF(num_rel, 0), 0) AS bpref,
+    CASE WHEN list_contains(columns, 'bpref') THEN coalesce(bpref_sum / NULLIF(num_rel, 0), 0) END AS bpref,
     -- (least() skips NULLs, so a missing query needs the explicit CASE)
     CAST(CASE WHEN num_ret IS NULL THEN 0 ELSE least(num_ret, cutoff) END AS DOUBLE) AS num_ret,
     CAST(coalesce(num_rel, 0) AS DOUBLE) AS num_rel,
     CAST(coalesce(relevant_retrieved, 0) AS DOUBLE) AS num_rel_ret
 FROM totals;
+
+CREATE OR REPLACE MACRO sqlrank.measure_table(
+    qrels_table, judged_table,
+    cutoffs := [NULL], rel := 1, gain := 'linear', discount := 'log2', base := 2,
+    ideal := 'qrels', denominator := 'R', missing := 'zero'
+) AS TABLE
+SELECT * FROM sqlrank.measure_table_for(
+    qrels_table, judged_table,
+    ['cg', 'dcg', 'idcg', 'ndcg', 'ap', 'rr', 'p', 'r', 'rprec', 'success', 'bpref', 'num_ret', 'num_rel', 'num_rel_ret'],
+    cutoffs := cutoffs, rel := rel, gain := gain, discount := discount, base := base,
+    ideal := ideal, denominator := denominator, missing := missing
+);

@@ -113,8 +113,11 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
         settings = dict(key)
         cutoffs = sorted({m.k for _, m in members}, key=lambda k: (k is None, k))
         arguments = ", ".join(f"{param} := {_sql_value(value)}" for param, value in settings.items())
+        # only the columns read: the others' work is left out
+        columns = sorted({m.definition.column for _, m in members})
         ctes.append(
-            f"{name} AS MATERIALIZED (\n    SELECT * FROM sqlrank.measure_table('{qrels}', '{judged}', "
+            f"{name} AS MATERIALIZED (\n    SELECT * FROM sqlrank.measure_table_for('{qrels}', '{judged}', "
+            f"[{', '.join(_sql_value(c) for c in columns)}], "
             f"cutoffs := [{', '.join(_sql_value(k) for k in cutoffs)}], {arguments}, "
             f"missing := '{missing}')\n)"
         )

@@ -8,6 +8,10 @@ renamed over the target, so an existing output is replaced only by a complete
 new one and a failed write leaves nothing behind. `check_target` refuses an
 output that is one of the inputs; call it before the work, so that a long
 evaluation is not thrown away at the end.
+
+CSV, TSV and Parquet go through Arrow's writers. pyarrow's modules are
+imported only by the formats that need them: pyarrow.compute, .csv and
+.parquet cost a small `sqlrank eval` ~0.1 s to import.
 """
 
 from __future__ import annotations
@@ -17,13 +21,13 @@ import json
 import os
 import tempfile
 from pathlib import Path
-
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.csv as pa_csv
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING
 
 from .errors import OutputError
+from .result import _where_all
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 FORMATS = ("table", "csv", "tsv", "json", "jsonl", "parquet", "trec")
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl",
@@ -45,9 +49,7 @@ def format_for(path: str | os.PathLike) -> str:
 
 def _rows(result, per_query: bool) -> pa.Table:
     table = result.to_arrow()
-    if not per_query:
-        table = table.filter(pc.equal(table["query_id"], "all"))
-    return table
+    return table if per_query else _where_all(table, True)
 
 
 def _number(value: float, measure: str) -> str:
@@ -124,24 +126,33 @@ def format_trec(result, per_query: bool = True) -> str:
 
 def render(result, fmt: str, per_query: bool = False) -> bytes:
     """The bytes of the result in format `fmt`."""
+    return b"".join(_parts(result, fmt, per_query))
+
+
+def _parts(result, fmt: str, per_query: bool) -> list:
+    """The result in format `fmt` as pieces of bytes (Arrow buffers are not copied into one)."""
     _check_format(fmt)
     if fmt == "table":
-        return (format_table(result, per_query) + "\n").encode()
+        return [(format_table(result, per_query) + "\n").encode()]
     if fmt == "trec":
-        return format_trec(result, per_query).encode()
-    return _render_columns(_rows(result, per_query), fmt)
+        return [format_trec(result, per_query).encode()]
+    return _column_parts(_rows(result, per_query), fmt)
 
 
 # ---------------------------------------------------------------- any Arrow table (sqlrank query)
 
 def render_arrow(table: pa.Table, fmt: str) -> bytes:
     """The bytes of any table in format `fmt`; `trec` needs the columns measure, query_id and value."""
+    return b"".join(_arrow_parts(table, fmt))
+
+
+def _arrow_parts(table: pa.Table, fmt: str) -> list:
     _check_format(fmt)
     if fmt == "table":
-        return (_plain_table(table) + "\n").encode()
+        return [(_plain_table(table) + "\n").encode()]
     if fmt == "trec":
-        return _plain_trec(table).encode()
-    return _render_columns(table, fmt)
+        return [_plain_trec(table).encode()]
+    return _column_parts(table, fmt)
 
 
 def _cell(value) -> str:
@@ -149,6 +160,8 @@ def _cell(value) -> str:
 
 
 def _plain_table(table: pa.Table) -> str:
+    import pyarrow as pa
+
     if table.num_columns == 0:
         return "(no columns)"
     numeric = [pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t) for t in table.schema.types]
@@ -159,6 +172,8 @@ def _plain_table(table: pa.Table) -> str:
 
 
 def _plain_trec(table: pa.Table) -> str:
+    import pyarrow as pa
+
     needed = ("measure", "query_id", "value")
     if any(name not in table.column_names for name in needed):
         raise OutputError(f"the trec format needs the columns {', '.join(needed)} (found "
@@ -172,25 +187,35 @@ def _plain_trec(table: pa.Table) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def _render_columns(table: pa.Table, fmt: str) -> bytes:
+def _column_parts(table: pa.Table, fmt: str) -> list:
     """csv, tsv, json, jsonl, parquet: the table's own columns and types."""
+    import pyarrow as pa
+
     try:
         if fmt in ("csv", "tsv"):
+            import pyarrow.csv as pa_csv
+
             sink = pa.BufferOutputStream()
             pa_csv.write_csv(table, sink, pa_csv.WriteOptions(delimiter="," if fmt == "csv" else "\t",
                                                               quoting_style="needed"))
-            return sink.getvalue().to_pybytes()
-        if fmt == "json":
-            return (json.dumps(table.to_pylist(), indent=1, default=str) + "\n").encode()
-        if fmt == "jsonl":
-            return "".join(json.dumps(row, default=str) + "\n" for row in table.to_pylist()).encode()
+            return [sink.getvalue()]
+        if fmt in ("json", "jsonl"):
+            return [_json_text(table, fmt).encode()]
+        import pyarrow.parquet as pq
+
         sink = pa.BufferOutputStream()
         pq.write_table(table, sink)
-        return sink.getvalue().to_pybytes()
+        return [sink.getvalue()]
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError) as error:
         # e.g. a LIST column selected by `sqlrank query` has no CSV form
         raise OutputError(f"cannot write the result as {fmt}: {error}; choose json, jsonl or parquet, "
                           "or select plain columns") from None
+
+
+def _json_text(table: pa.Table, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(table.to_pylist(), indent=1, default=str) + "\n"
+    return "".join(json.dumps(row, default=str) + "\n" for row in table.to_pylist())
 
 
 def _check_format(fmt: str) -> None:
@@ -229,6 +254,11 @@ def _same_file(source, target: Path) -> bool:
 
 def write_bytes(data: bytes, path: str | os.PathLike, inputs: tuple = ()) -> Path:
     """Write `data` atomically to `path`: all of it, or nothing (the old file is kept)."""
+    return _write_parts([data], path, inputs)
+
+
+def _write_parts(parts: list, path: str | os.PathLike, inputs: tuple = ()) -> Path:
+    """Write the pieces of bytes one after another, atomically, to `path`."""
     target = check_target(path, inputs)
     folder = target.parent
     try:
@@ -237,7 +267,8 @@ def write_bytes(data: bytes, path: str | os.PathLike, inputs: tuple = ()) -> Pat
         raise OutputError(f"{target}: cannot write in {folder}: {error.strerror or error}") from None
     try:
         with os.fdopen(handle, "wb") as out:
-            out.write(data)
+            for part in parts:
+                out.write(part)
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temporary, 0o644)
@@ -254,10 +285,10 @@ def write(result, path: str | os.PathLike, fmt: str | None = None, per_query: bo
           inputs: tuple = ()) -> Path:
     """Write a Result atomically to `path` (format from the extension unless given); refuses to overwrite an input."""
     check_target(path, inputs)
-    return write_bytes(render(result, fmt or format_for(path), per_query), path, inputs)
+    return _write_parts(_parts(result, fmt or format_for(path), per_query), path, inputs)
 
 
 def write_arrow(table: pa.Table, path: str | os.PathLike, fmt: str | None = None, inputs: tuple = ()) -> Path:
     """Write any Arrow table atomically to `path` (format from the extension unless given)."""
     check_target(path, inputs)
-    return write_bytes(render_arrow(table, fmt or format_for(path)), path, inputs)
+    return _write_parts(_arrow_parts(table, fmt or format_for(path)), path, inputs)
