@@ -9,7 +9,7 @@ query_id,measure,value as CSV (query_id 'all' = the tool's own mean), so
 run.py can check the numbers.  Anything else worth reporting (ranx's JIT
 warm-up) is printed as one JSON line on stdout.
 
-Names: floor, floor-cutoffs, scan, window, sqlrank-api, pytrec_eval, ir_measures, ranx.
+Names: floor, floor-checked, floor-cutoffs, scan, window, sqlrank-api, pytrec_eval, ir_measures, ranx.
 """
 
 from __future__ import annotations
@@ -59,6 +59,33 @@ def floor(args, script: str = "floor.sql") -> None:
     con.execute("SET VARIABLE run = ?", [args.run])
     sql = (HERE / script).read_text()
     con.execute(f"COPY ({sql}) TO '{args.out}' (FORMAT csv, HEADER true)")
+
+
+# The checks every sqlrank evaluation makes before it trusts a file (sqlrank/inputs.py
+# validate()): rows exist, no empty ids, every value a number and not NaN, and no
+# (query_id, doc_id) pair twice, found by sorting the pairs' hashes (an equal pair of
+# hashes sends sqlrank to an exact check; here it only stops the benchmark).
+CHECKS = """
+SELECT count(*),
+       count(*) FILTER (WHERE query_id IS NULL OR query_id = '' OR doc_id IS NULL OR doc_id = ''
+                        OR {value} IS NULL OR isnan({value})),
+       (SELECT count(*) FROM (SELECT pair_hash, lag(pair_hash) OVER (ORDER BY pair_hash) AS previous_hash
+                              FROM (SELECT hash(query_id, doc_id) AS pair_hash FROM read_parquet($path)))
+        WHERE pair_hash = previous_hash)
+FROM read_parquet($path)
+"""
+
+
+def floor_checked(args) -> None:
+    """floor.sql after sqlrank's input checks: what the floor costs when it may not trust its input."""
+    con = duckdb_connect(args)
+    for path, value in ((args.qrels, "relevance"), (args.run, "score")):
+        rows, bad, equal_hashes = con.execute(CHECKS.format(value=value), {"path": path}).fetchone()
+        if rows == 0 or bad or equal_hashes:
+            raise SystemExit(f"{path}: {rows} rows, {bad} bad, {equal_hashes} equal pair hashes")
+    con.execute("SET VARIABLE qrels = ?", [args.qrels])
+    con.execute("SET VARIABLE run = ?", [args.run])
+    con.execute(f"COPY ({(HERE / 'floor.sql').read_text()}) TO '{args.out}' (FORMAT csv, HEADER true)")
 
 
 def floor_cutoffs(args) -> None:
@@ -173,6 +200,7 @@ def ranx_(args) -> None:
 CONTENDERS = {
     "floor": floor,
     "floor-cutoffs": floor_cutoffs,
+    "floor-checked": floor_checked,
     "scan": scan,
     "window": window,
     "sqlrank-api": sqlrank_api,

@@ -123,6 +123,8 @@ SQLRANK = find_sqlrank_cli()
 CONTENDERS = [
     Contender("floor", "floor.sql via duckdb (Parquet)", ALL_SIZES,
               lambda f, o, k: py("floor", f["qrels_parquet"], f["run_parquet"], o, k)),
+    Contender("floor-checked", "floor.sql after the input checks sqlrank makes (ids, numbers, duplicates; Parquet)",
+              ALL_SIZES, lambda f, o, k: py("floor-checked", f["qrels_parquet"], f["run_parquet"], o, k)),
     Contender("floor-cutoffs", "floor_cutoffs.sql via duckdb (Parquet), nDCG@10, P@10, RR@10", ALL_SIZES,
               lambda f, o, k: py("floor-cutoffs", f["qrels_parquet"], f["run_parquet"], o, k),
               reference="floor-cutoffs"),
@@ -448,35 +450,47 @@ def main() -> None:
         here = [c for c in chosen if size in c.sizes]
         checks[size] = check(size, here, files, outdir, opts)
 
+        # Rounds: every contender runs once per round, so each one's runs sit next to its
+        # floor's in time (pair by pair) and a drift of the machine's speed hits all alike.
+        order = sorted(here, key=lambda c: c.name != c.reference)  # the floors first in each round
+        argvs = {c.name: c.argv(files, outdir / f"{c.name}.csv", opts) for c in order}
+        samples: dict[str, list[Sample]] = {c.name: [] for c in order}
+        failed: dict[str, str] = {}
+        for i in range(args.repeat):
+            for c in order:
+                if c.name in failed:
+                    continue
+                try:
+                    sample = run_once(argvs[c.name])
+                except RuntimeError as e:
+                    print(f"  [{size}] {c.name} FAILED: {e}", flush=True)
+                    failed[c.name] = str(e)
+                    continue
+                samples[c.name].append(sample)
+                print(f"  [{size}] {c.name:22s} round {i + 1}/{args.repeat}: "
+                      f"{sample.seconds:7.2f}s {sample.rss_mb:8,.0f} MB", flush=True)
+
         reference_median: dict[str, float] = {}
-        for c in sorted(here, key=lambda c: c.name != c.reference):  # the floors first: ratios need them
+        for c in order:
             out = outdir / f"{c.name}.csv"
-            argv = c.argv(files, out, opts)
             rec = {"contender": c.name, "size": size, "rows": generate.SIZES[size],
-                   "description": c.description, "command": shown(argv)}
+                   "description": c.description, "command": shown(argvs[c.name])}
             if opts.get("memory_limit"):  # only DuckDB-based contenders run at BIG
                 rec["description"] += f", memory_limit {BIG_MEMORY_LIMIT} + spill dir"
-            try:
-                samples = []
-                for i in range(args.repeat):
-                    s = run_once(argv)
-                    samples.append(s)
-                    print(f"  [{size}] {c.name:22s} run {i + 1}/{args.repeat}: "
-                          f"{s.seconds:7.2f}s {s.rss_mb:8,.0f} MB", flush=True)
-            except RuntimeError as e:
-                print(f"  [{size}] {c.name} FAILED: {e}", flush=True)
-                rec["error"] = str(e)
+            if c.name in failed:
+                rec["error"] = failed[c.name]
                 results.append(rec)
                 continue
-            rec["seconds"] = [s.seconds for s in samples]
+            rec["seconds"] = [sample.seconds for sample in samples[c.name]]
             rec["median_s"] = statistics.median(rec["seconds"])
-            rec["peak_rss_mb"] = max(s.rss_mb for s in samples)
+            rec["peak_rss_mb"] = max(sample.rss_mb for sample in samples[c.name])
             if c.name == c.reference:
                 reference_median[c.name] = rec["median_s"]
             if c.reference in reference_median:
                 rec["reference"] = c.reference
                 rec["ratio_to_floor"] = rec["median_s"] / reference_median[c.reference]
-            extra = [json.loads(s.stdout.strip().splitlines()[-1]) for s in samples if s.stdout.strip()]
+            extra = [json.loads(sample.stdout.strip().splitlines()[-1])
+                     for sample in samples[c.name] if sample.stdout.strip()]
             for key in {k for e in extra for k in e}:
                 rec[key] = statistics.median(e[key] for e in extra)
             reference_csv = outdir / f"{c.reference}.csv"

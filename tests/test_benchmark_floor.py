@@ -1,0 +1,68 @@
+"""The benchmark's hand-written statements compute what sqlrank computes.
+
+Every ratio in benchmarks/results.md is sqlrank's time over a floor's, so the
+floors must compute the same numbers: this runs them on the benchmark's own
+generated data (the smallest size: 1,000 queries with ties, graded labels,
+run-only and qrels-only queries) and compares every value, per query and
+mean, with sqlrank.evaluate to 1e-9.
+"""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import sqlrank
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+import generate  # noqa: E402
+
+FIVE = ["nDCG@10", "AP", "RR", "P@10", "R@100"]
+CUTOFFS = ["nDCG@10", "P@10", "RR@10"]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> dict:
+    return generate.generate("100k", tmp_path_factory.mktemp("bench"))
+
+
+def floor_values(name: str, files: dict, out: Path) -> dict[tuple[str, str], float]:
+    subprocess.run([sys.executable, str(BENCHMARKS / "contenders.py"), name, str(files["qrels_parquet"]),
+                    str(files["run_parquet"]), "-o", str(out)], check=True, capture_output=True)
+    with out.open(newline="") as handle:
+        return {(row["query_id"], row["measure"]): float(row["value"]) for row in csv.DictReader(handle)}
+
+
+def sqlrank_values(files: dict, measures: list[str]) -> dict[tuple[str, str], float]:
+    table = sqlrank.evaluate(files["qrels_parquet"], files["run_parquet"], measures).to_arrow().to_pylist()
+    return {(row["query_id"], row["measure"]): row["value"] for row in table}
+
+
+@pytest.mark.parametrize("name, measures", [("floor", FIVE), ("floor-checked", FIVE), ("floor-cutoffs", CUTOFFS)])
+def test_the_floor_gives_sqlranks_numbers(files, tmp_path, name, measures):
+    floor = floor_values(name, files, tmp_path / f"{name}.csv")
+    ours = sqlrank_values(files, measures)
+    assert floor.keys() == ours.keys()
+    # 1,000 run queries, 10 of them run-only, plus 10 qrels-only ones: 1,000 judged queries and the mean
+    assert len({query for query, _ in ours}) == 1001
+    worst = max(abs(floor[key] - ours[key]) for key in ours)
+    assert worst <= 1e-9, worst
+    assert 0.05 < ours[("all", measures[0])] < 0.5  # real numbers, not an empty evaluation
+
+
+def test_the_checked_floor_stops_on_a_duplicate(files, tmp_path):
+    import duckdb
+
+    doubled = tmp_path / "run.parquet"
+    duckdb.sql(f"COPY (SELECT * FROM read_parquet('{files['run_parquet']}') UNION ALL "
+               f"(SELECT * FROM read_parquet('{files['run_parquet']}') LIMIT 1)) TO '{doubled}' (FORMAT parquet)")
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "contenders.py"), "floor-checked",
+                           str(files["qrels_parquet"]), str(doubled), "-o", str(tmp_path / "out.csv")],
+                          capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "1 equal pair hashes" in done.stderr
