@@ -405,7 +405,8 @@ def main() -> None:
     ap.add_argument("--workdir", default="benchmarks/.data", type=Path,
                     help="generated data, outputs and spill files")
     ap.add_argument("--keep", action="store_true",
-                    help="keep the results of the other sizes already in results.json (e.g. add 100M to 1M,10M)")
+                    help="keep the results already in results.json of the sizes and contenders not run now "
+                         "(e.g. add 100M to 1M,10M)")
     args = ap.parse_args()
     if args.quick:
         args.sizes, args.repeat = "1M", 1
@@ -434,8 +435,10 @@ def main() -> None:
     checks: dict = {}
     if args.keep and (HERE / "results.json").exists():
         kept = json.loads((HERE / "results.json").read_text())
-        results = [r for r in kept["results"] if r["size"] not in sizes]
-        checks = {size: c for size, c in kept["checks"].items() if size not in sizes}
+        # keep every (size, contender) not measured again now
+        rerun = {(size, c.name) for size in sizes for c in chosen if size in c.sizes}
+        results = [r for r in kept["results"] if (r["size"], r["contender"]) not in rerun]
+        checks = kept["checks"]
         info["command"] = f"{kept['command']}; {info['command']}"
 
     for size in sizes:
@@ -448,7 +451,7 @@ def main() -> None:
             spill.mkdir(parents=True, exist_ok=True)
             opts |= {"memory_limit": BIG_MEMORY_LIMIT, "temp_directory": spill}
         here = [c for c in chosen if size in c.sizes]
-        checks[size] = check(size, here, files, outdir, opts)
+        checks[size] = {**checks.get(size, {}), **check(size, here, files, outdir, opts)}
 
         # Rounds: every contender runs once per round, so each one's runs sit next to its
         # floor's in time (pair by pair) and a drift of the machine's speed hits all alike.

@@ -1,10 +1,12 @@
--- sqlrank.judged_ranking(qrels_table, run_table, depth := NULL, score_precision := 'double')
+-- sqlrank.judged_ranking(qrels_table, run_table, depth := NULL, score_precision := 'double',
+--     one_run := false)
 --   -> ([run_id,] query_id, doc_id, relevance, rank, num_ret)
 --
 -- The one pass over the run that every measure needs: attach the judgment
 -- of each retrieved document, rank the run (trec_eval's order, as in
 -- sqlrank.ranked), keep the top `depth` documents of each ranking
--- (trec_eval -M; NULL keeps all).
+-- (trec_eval -M; NULL keeps all). one_run: as in sqlrank.ranked (a table
+-- with no run_id column, holding one run; the engine sets it).
 --
 -- Only documents that carry information are kept: judged documents with a
 -- label >= 0, plus the rank-1 row of every ranking (relevance NULL when
@@ -28,7 +30,8 @@
 -- max(struct, n) compares (score, doc_id) field by field and lists the best
 -- first: score descending, equal scores by doc_id descending, exactly the
 -- window's ORDER BY.
-CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := NULL, score_precision := 'double') AS TABLE
+CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := NULL, score_precision := 'double',
+                                               one_run := false) AS TABLE
     WITH sqlrank_judgment AS (
         SELECT query_id, doc_id, CAST(relevance AS DOUBLE) AS relevance
         FROM query_table(qrels_table)
@@ -45,7 +48,7 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
         -- only known columns, so that the natural join below joins on the ranking's keys alone;
         -- ranked's own num_ret is not read, and DuckDB drops its window count
         SELECT COLUMNS('^(run_id|query_id|doc_id|relevance|rank)$')
-        FROM sqlrank.ranked('sqlrank_run_with_judgments', score_precision := score_precision)
+        FROM sqlrank.ranked('sqlrank_run_with_judgments', score_precision := score_precision, one_run := one_run)
         WHERE (relevance IS NOT NULL OR rank = 1)
           AND (depth IS NULL OR rank <= depth)
     ),

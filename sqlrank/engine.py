@@ -151,8 +151,10 @@ def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision
     """
     statements = []
     for number, (run_id, table) in enumerate(run_tables):
+        # run_id None: the table names its own runs in a run_id column; otherwise it holds one run
+        one_run = "false" if run_id is None else "true"
         call = (f"sqlrank.judged_ranking('{QRELS_TABLE}', {inputs.quote_literal(table)}, "
-                f"depth := {_sql_value(depth)}, score_precision := '{score_precision}')")
+                f"depth := {_sql_value(depth)}, score_precision := '{score_precision}', one_run := {one_run})")
         label = "" if run_id is None else f"{inputs.quote_literal(run_id)} AS run_id, "
         select = f"SELECT {label}* FROM {call}"
         if number == 0:

@@ -635,13 +635,12 @@ def validate(con, loaded: Loaded, kind: str) -> None:
     ids = ["query_id", "doc_id"] + (["run_id"] if "run_id" in loaded.columns else [])
     empty = " OR ".join(f"{c} IS NULL OR {c} = ''" for c in ids)
     try:
-        table = quote_identifier(loaded.table)
+        # one scan: the bad-row flag rides along with the hash through the sort
         total, bad, equal_hashes = con.execute(
-            f"SELECT count(*), count(*) FILTER (WHERE {empty} OR {value} IS NULL OR isnan({value})), "
-            f"(SELECT count(*) FROM (SELECT pair_hash, lag(pair_hash) OVER (ORDER BY pair_hash) AS previous_hash "
-            f"FROM (SELECT hash({', '.join(ids)}) AS pair_hash FROM {table}) AS hashes) AS sorted_hashes "
-            f"WHERE pair_hash = previous_hash) "
-            f"FROM {table}"
+            f"SELECT count(*), count(*) FILTER (WHERE bad), count(*) FILTER (WHERE pair_hash = previous_hash) "
+            f"FROM (SELECT bad, pair_hash, lag(pair_hash) OVER (ORDER BY pair_hash) AS previous_hash "
+            f"FROM (SELECT {empty} OR {value} IS NULL OR isnan({value}) AS bad, hash({', '.join(ids)}) AS pair_hash "
+            f"FROM {quote_identifier(loaded.table)}) AS hashes) AS sorted_hashes"
         ).fetchone()
     except duckdb.Error as error:  # a view: a cast or a read fails only now
         if _is_conversion_error(error) and loaded.source:
