@@ -294,6 +294,15 @@ def check(size: str, chosen: list[Contender], files: dict, outdir: Path, opts: d
 
 # -------------------------------------------------------------------- reports
 
+def _runs_per_size(results: list[dict]) -> str:
+    """How many timed runs each size had, e.g. '3 runs (1M, 10M) or 1 run (100M)'."""
+    counts: dict[int, list[str]] = {}
+    for rec in sorted(results, key=lambda r: generate.SIZES[r["size"]]):
+        if "seconds" in rec and rec["size"] not in counts.setdefault(len(rec["seconds"]), []):
+            counts[len(rec["seconds"])].append(rec["size"])
+    return " or ".join(f"{n} run{'s' if n != 1 else ''} ({', '.join(sizes)})" for n, sizes in counts.items())
+
+
 def machine() -> dict:
     mem_kb = None
     cpu = platform.processor() or platform.machine()
@@ -331,7 +340,7 @@ def write_reports(results: list[dict], checks: dict, info: dict) -> None:
         f"Command: `{info['command']}`", "",
         f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB RAM, {m['os']}; "
         f"Python {m['python']}; " + ", ".join(f"{k} {v}" for k, v in m["versions"].items() if v), "",
-        f"Median wall time of {info['repeat']} run(s) of the whole process, peak RSS of the "
+        f"Median wall time of {_runs_per_size(results)} of the whole process, peak RSS of the "
         "largest process, ratio to the floor at the same size: floor.sql, or floor_cutoffs.sql for the "
         "cutoff-only set (sqlrank-cli-cutoffs). Warm page cache.",
         f"At {BIG} every DuckDB contender runs with memory_limit {BIG_MEMORY_LIMIT} and a spill "

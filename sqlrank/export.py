@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import OutputError
-from .result import _where_all
+from .result import where_all
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -49,7 +49,7 @@ def format_for(path: str | os.PathLike) -> str:
 
 def _rows(result, per_query: bool) -> pa.Table:
     table = result.to_arrow()
-    return table if per_query else _where_all(table, True)
+    return table if per_query else where_all(table, True)
 
 
 def _number(value: float, measure: str) -> str:

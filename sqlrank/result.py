@@ -60,7 +60,7 @@ class Report:
         return lines
 
 
-def _where_all(table: pa.Table, is_all: bool) -> pa.Table:
+def where_all(table: pa.Table, is_all: bool) -> pa.Table:
     """The rows whose query_id is (or is not) 'all', in their order; a null query_id is neither.
 
     Cut as slices of consecutive matching rows (the `all` rows come in one
@@ -114,14 +114,14 @@ class Result:
     def summary(self) -> dict:
         """{measure: mean} for one run, {run_id: {measure: mean}} for several."""
         by_run: dict[str, dict[str, float]] = {run: {} for run in self.runs}
-        for row in _where_all(self._table, True).to_pylist():
+        for row in where_all(self._table, True).to_pylist():
             by_run[row["run_id"]][row["measure"]] = row["value"]
         return next(iter(by_run.values())) if len(by_run) == 1 else by_run
 
     @property
     def per_query(self) -> pa.Table:
         """The per-query rows (no `all` rows), long form."""
-        return _where_all(self._table, False)
+        return where_all(self._table, False)
 
     def notices(self) -> list[str]:
         return self.report.notices()
