@@ -61,18 +61,18 @@ def floor(args, script: str = "floor.sql") -> None:
     con.execute(f"COPY ({sql}) TO '{args.out}' (FORMAT csv, HEADER true)")
 
 
-# The checks every sqlrank evaluation makes before it trusts a file (sqlrank/inputs.py
-# validate()): rows exist, no empty ids, every value a number and not NaN, and no
-# (query_id, doc_id) pair twice, found by sorting the pairs' hashes (an equal pair of
-# hashes sends sqlrank to an exact check; here it only stops the benchmark).
+# The checks every sqlrank evaluation makes before it trusts a file, as sqlrank/inputs.py
+# validate() makes them (written out again so that this process does not import sqlrank):
+# rows exist, no empty ids, every value a number and not NaN, and no (query_id, doc_id) pair
+# twice, found by sorting the pairs' hashes in the same scan (an equal pair of hashes sends
+# sqlrank to an exact check; here it only stops the benchmark).
 CHECKS = """
-SELECT count(*),
-       count(*) FILTER (WHERE query_id IS NULL OR query_id = '' OR doc_id IS NULL OR doc_id = ''
-                        OR {value} IS NULL OR isnan({value})),
-       (SELECT count(*) FROM (SELECT pair_hash, lag(pair_hash) OVER (ORDER BY pair_hash) AS previous_hash
-                              FROM (SELECT hash(query_id, doc_id) AS pair_hash FROM read_parquet($path)))
-        WHERE pair_hash = previous_hash)
-FROM read_parquet($path)
+SELECT count(*), count(*) FILTER (WHERE bad), count(*) FILTER (WHERE pair_hash = previous_hash)
+FROM (SELECT bad, pair_hash, lag(pair_hash) OVER (ORDER BY pair_hash) AS previous_hash
+      FROM (SELECT query_id IS NULL OR query_id = '' OR doc_id IS NULL OR doc_id = ''
+                   OR {value} IS NULL OR isnan({value}) AS bad,
+                   hash(query_id, doc_id) AS pair_hash
+            FROM read_parquet($path)))
 """
 
 

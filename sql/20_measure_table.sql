@@ -57,6 +57,10 @@
 -- A qrels query with no retrieved document is scored 0 (missing := 'zero',
 -- trec_eval -c), left out ('skip', trec_eval 9 / pytrec_eval) or refused
 -- ('error', trec_eval 10). Run queries without judgments are left out.
+-- every measure column of measure_table, in its order
+CREATE OR REPLACE MACRO sqlrank.measure_columns() AS
+    ['cg', 'dcg', 'idcg', 'ndcg', 'ap', 'rr', 'p', 'r', 'rprec', 'success', 'bpref', 'num_ret', 'num_rel', 'num_rel_ret'];
+
 CREATE OR REPLACE MACRO sqlrank.measure_table_for(
     qrels_table, judged_table, columns,
     cutoffs := [NULL], rel := 1, gain := 'linear', discount := 'log2', base := 2,
@@ -72,8 +76,7 @@ checked_choices AS (
         sqlrank.choice(missing, ['zero', 'skip', 'error'], 'missing') AS checked_missing,
         sqlrank.gain(1, kind := gain) + sqlrank.discount(1, kind := discount, base := base) AS checked_gain_discount,
         CASE
-            WHEN list_has_all(['cg', 'dcg', 'idcg', 'ndcg', 'ap', 'rr', 'p', 'r', 'rprec', 'success', 'bpref',
-                               'num_ret', 'num_rel', 'num_rel_ret'], columns) THEN true
+            WHEN list_has_all(sqlrank.measure_columns(), columns) THEN true
             ELSE error('sqlrank: unknown column in ' || CAST(columns AS VARCHAR))
         END AS checked_columns
 ),
@@ -248,7 +251,7 @@ CREATE OR REPLACE MACRO sqlrank.measure_table(
 ) AS TABLE
 SELECT * FROM sqlrank.measure_table_for(
     qrels_table, judged_table,
-    ['cg', 'dcg', 'idcg', 'ndcg', 'ap', 'rr', 'p', 'r', 'rprec', 'success', 'bpref', 'num_ret', 'num_rel', 'num_rel_ret'],
+    sqlrank.measure_columns(),
     cutoffs := cutoffs, rel := rel, gain := gain, discount := discount, base := base,
     ideal := ideal, denominator := denominator, missing := missing
 );

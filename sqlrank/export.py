@@ -9,9 +9,9 @@ new one and a failed write leaves nothing behind. `check_target` refuses an
 output that is one of the inputs; call it before the work, so that a long
 evaluation is not thrown away at the end.
 
-CSV, TSV and Parquet go through Arrow's writers. pyarrow's modules are
-imported only by the formats that need them: pyarrow.compute, .csv and
-.parquet cost a small `sqlrank eval` ~0.1 s to import.
+CSV, TSV and Parquet go through Arrow's writers, and their buffers are written
+to the file without a copy. pyarrow.csv and pyarrow.parquet are imported only
+by the formats that need them (~30 ms for Parquet).
 """
 
 from __future__ import annotations
@@ -126,33 +126,33 @@ def format_trec(result, per_query: bool = True) -> str:
 
 def render(result, fmt: str, per_query: bool = False) -> bytes:
     """The bytes of the result in format `fmt`."""
-    return b"".join(_parts(result, fmt, per_query))
+    return bytes(_encode(result, fmt, per_query))
 
 
-def _parts(result, fmt: str, per_query: bool) -> list:
-    """The result in format `fmt` as pieces of bytes (Arrow buffers are not copied into one)."""
+def _encode(result, fmt: str, per_query: bool):
+    """The result in format `fmt`: bytes, or an Arrow buffer that write() writes without a copy."""
     _check_format(fmt)
     if fmt == "table":
-        return [(format_table(result, per_query) + "\n").encode()]
+        return (format_table(result, per_query) + "\n").encode()
     if fmt == "trec":
-        return [format_trec(result, per_query).encode()]
-    return _column_parts(_rows(result, per_query), fmt)
+        return format_trec(result, per_query).encode()
+    return _encode_columns(_rows(result, per_query), fmt)
 
 
 # ---------------------------------------------------------------- any Arrow table (sqlrank query)
 
 def render_arrow(table: pa.Table, fmt: str) -> bytes:
     """The bytes of any table in format `fmt`; `trec` needs the columns measure, query_id and value."""
-    return b"".join(_arrow_parts(table, fmt))
+    return bytes(_encode_arrow(table, fmt))
 
 
-def _arrow_parts(table: pa.Table, fmt: str) -> list:
+def _encode_arrow(table: pa.Table, fmt: str):
     _check_format(fmt)
     if fmt == "table":
-        return [(_plain_table(table) + "\n").encode()]
+        return (_plain_table(table) + "\n").encode()
     if fmt == "trec":
-        return [_plain_trec(table).encode()]
-    return _column_parts(table, fmt)
+        return _plain_trec(table).encode()
+    return _encode_columns(table, fmt)
 
 
 def _cell(value) -> str:
@@ -187,7 +187,7 @@ def _plain_trec(table: pa.Table) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def _column_parts(table: pa.Table, fmt: str) -> list:
+def _encode_columns(table: pa.Table, fmt: str):
     """csv, tsv, json, jsonl, parquet: the table's own columns and types."""
     import pyarrow as pa
 
@@ -198,14 +198,14 @@ def _column_parts(table: pa.Table, fmt: str) -> list:
             sink = pa.BufferOutputStream()
             pa_csv.write_csv(table, sink, pa_csv.WriteOptions(delimiter="," if fmt == "csv" else "\t",
                                                               quoting_style="needed"))
-            return [sink.getvalue()]
+            return sink.getvalue()
         if fmt in ("json", "jsonl"):
-            return [_json_text(table, fmt).encode()]
+            return _json_text(table, fmt).encode()
         import pyarrow.parquet as pq
 
         sink = pa.BufferOutputStream()
         pq.write_table(table, sink)
-        return [sink.getvalue()]
+        return sink.getvalue()
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError) as error:
         # e.g. a LIST column selected by `sqlrank query` has no CSV form
         raise OutputError(f"cannot write the result as {fmt}: {error}; choose json, jsonl or parquet, "
@@ -252,13 +252,8 @@ def _same_file(source, target: Path) -> bool:
     return Path(source).resolve() == target.resolve()
 
 
-def write_bytes(data: bytes, path: str | os.PathLike, inputs: tuple = ()) -> Path:
-    """Write `data` atomically to `path`: all of it, or nothing (the old file is kept)."""
-    return _write_parts([data], path, inputs)
-
-
-def _write_parts(parts: list, path: str | os.PathLike, inputs: tuple = ()) -> Path:
-    """Write the pieces of bytes one after another, atomically, to `path`."""
+def write_bytes(data, path: str | os.PathLike, inputs: tuple = ()) -> Path:
+    """Write `data` (bytes or an Arrow buffer) atomically to `path`: all of it, or nothing (the old file is kept)."""
     target = check_target(path, inputs)
     folder = target.parent
     try:
@@ -267,8 +262,7 @@ def _write_parts(parts: list, path: str | os.PathLike, inputs: tuple = ()) -> Pa
         raise OutputError(f"{target}: cannot write in {folder}: {error.strerror or error}") from None
     try:
         with os.fdopen(handle, "wb") as out:
-            for part in parts:
-                out.write(part)
+            out.write(data)
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temporary, 0o644)
@@ -285,10 +279,10 @@ def write(result, path: str | os.PathLike, fmt: str | None = None, per_query: bo
           inputs: tuple = ()) -> Path:
     """Write a Result atomically to `path` (format from the extension unless given); refuses to overwrite an input."""
     check_target(path, inputs)
-    return _write_parts(_parts(result, fmt or format_for(path), per_query), path, inputs)
+    return write_bytes(_encode(result, fmt or format_for(path), per_query), path, inputs)
 
 
 def write_arrow(table: pa.Table, path: str | os.PathLike, fmt: str | None = None, inputs: tuple = ()) -> Path:
     """Write any Arrow table atomically to `path` (format from the extension unless given)."""
     check_target(path, inputs)
-    return _write_parts(_arrow_parts(table, fmt or format_for(path)), path, inputs)
+    return write_bytes(_encode_arrow(table, fmt or format_for(path)), path, inputs)

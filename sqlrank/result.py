@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import groupby
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pyarrow is imported by whoever made the table; importing it here would only slow `import sqlrank`
@@ -61,28 +60,11 @@ class Report:
 
 
 def where_all(table: pa.Table, is_all: bool) -> pa.Table:
-    """The rows whose query_id is (or is not) 'all', in their order; a null query_id is neither.
+    """The rows whose query_id is (or is not) 'all', in their order; a null query_id is neither."""
+    import pyarrow.compute as pc
 
-    Cut as slices of consecutive matching rows (the `all` rows come in one
-    block per run) rather than filtered: pyarrow.compute costs ~0.1 s to import
-    and ~0.4 s more on its first filter, which only tables of millions of rows
-    win back.
-    """
-    if table.num_rows > 2_000_000:
-        import pyarrow.compute as pc
-
-        test = pc.equal if is_all else pc.not_equal
-        return table.filter(test(table["query_id"], "all"))
-    import pyarrow as pa
-
-    slices, start = [], 0
-    # "all".__eq__ is True, False, or NotImplemented for a null
-    for matches, group in groupby(map("all".__eq__, table.column("query_id").to_pylist())):
-        length = len(list(group))
-        if matches is is_all:
-            slices.append(table.slice(start, length))
-        start += length
-    return pa.concat_tables(slices) if slices else table.slice(0, 0)
+    test = pc.equal if is_all else pc.not_equal
+    return table.filter(test(table["query_id"], "all"))
 
 
 def _count(number: int, singular: str, plural: str | None = None) -> str:
