@@ -61,26 +61,30 @@ def floor(args, script: str = "floor.sql") -> None:
     con.execute(f"COPY ({sql}) TO '{args.out}' (FORMAT csv, HEADER true)")
 
 
-# The checks every sqlrank evaluation makes before it trusts a file, as sqlrank/inputs.py
-# validate() makes them (written out again so that this process does not import sqlrank):
-# rows exist, no empty ids, every value a number and not NaN, and no (query_id, doc_id) pair
-# twice, found by sorting the pairs' hashes in the same scan (an equal pair of hashes sends
-# sqlrank to an exact check; here it only stops the benchmark).
+# The checks every sqlrank evaluation makes before it trusts a file, as sqlrank/pair_screen.py
+# makes them (written out again so that this process does not import sqlrank): rows exist, no
+# empty ids, every value a number and not NaN, and no (query_id, doc_id) pair twice, found by
+# hashing the pairs in the same scan and sorting the hashes with numpy (an equal pair of hashes
+# sends sqlrank to an exact check; here it only stops the benchmark).
 CHECKS = """
-SELECT count(*), count(*) FILTER (WHERE bad), count(*) FILTER (WHERE pair_hash = previous_hash)
-FROM (SELECT bad, pair_hash, lag(pair_hash) OVER (ORDER BY pair_hash) AS previous_hash
-      FROM (SELECT query_id IS NULL OR query_id = '' OR doc_id IS NULL OR doc_id = ''
-                   OR {value} IS NULL OR isnan({value}) AS bad,
-                   hash(query_id, doc_id) AS pair_hash
-            FROM read_parquet($path)))
+SELECT hash(query_id, doc_id) AS pair_hash,
+       coalesce(query_id IS NULL OR query_id = '' OR doc_id IS NULL OR doc_id = ''
+                OR {value} IS NULL OR isnan({value}), true) AS bad
+FROM read_parquet($path)
 """
 
 
 def floor_checked(args) -> None:
     """floor.sql after sqlrank's input checks: what the floor costs when it may not trust its input."""
+    import numpy
+
     con = duckdb_connect(args)
     for path, value in ((args.qrels, "relevance"), (args.run, "score")):
-        rows, bad, equal_hashes = con.execute(CHECKS.format(value=value), {"path": path}).fetchone()
+        columns = con.execute(CHECKS.format(value=value), {"path": path}).fetchnumpy()
+        hashes = columns["pair_hash"]
+        hashes.sort()
+        rows, bad = len(hashes), int(numpy.count_nonzero(columns["bad"]))
+        equal_hashes = int(numpy.count_nonzero(hashes[1:] == hashes[:-1]))
         if rows == 0 or bad or equal_hashes:
             raise SystemExit(f"{path}: {rows} rows, {bad} bad, {equal_hashes} equal pair hashes")
     con.execute("SET VARIABLE qrels = ?", [args.qrels])

@@ -54,6 +54,7 @@ from pathlib import Path
 
 import duckdb
 
+from . import pair_screen
 from .errors import InputError
 
 RUN_COLUMNS = ("query_id", "doc_id", "score")
@@ -631,25 +632,17 @@ def _create(con, loaded: Loaded, kind: str, select: str, materialize: bool) -> N
 def validate(con, loaded: Loaded, kind: str) -> None:
     """One scan: rows exist; no empty ids; every value a number, not NaN. Otherwise say which row is wrong.
 
-    The same statement screens for duplicate (query_id, doc_id) pairs: when all
-    the pairs' hashes differ, all the pairs differ, and resolve_duplicates() need
-    not group the table by its string keys. The hashes are sorted and neighbours
-    compared, which on 10M rows costs 0.5 s where count(DISTINCT hash) costs
-    1.4 s and grouping the string pairs 0.9 s. Equal hashes (a duplicate, or a
-    collision: about one chance in 10^5 for 10M rows) leave the exact check to
-    resolve_duplicates().
+    The same scan screens for duplicate (query_id, doc_id) pairs (pair_screen):
+    when all the pairs' hashes differ, all the pairs differ, and
+    resolve_duplicates() need not group the table by its string keys.
     """
     value = "score" if kind == "run" else "relevance"
     ids = ["query_id", "doc_id"] + (["run_id"] if "run_id" in loaded.columns else [])
     empty = " OR ".join(f"{c} IS NULL OR {c} = ''" for c in ids)
     try:
-        # one scan: the bad-row flag rides along with the hash through the sort
-        total, bad, equal_hashes = con.execute(
-            f"SELECT count(*), count(*) FILTER (WHERE bad), count(*) FILTER (WHERE pair_hash = previous_hash) "
-            f"FROM (SELECT bad, pair_hash, lag(pair_hash) OVER (ORDER BY pair_hash) AS previous_hash "
-            f"FROM (SELECT {empty} OR {value} IS NULL OR isnan({value}) AS bad, hash({', '.join(ids)}) AS pair_hash "
-            f"FROM {quote_identifier(loaded.table)}) AS hashes) AS sorted_hashes"
-        ).fetchone()
+        total, bad, equal_hashes = pair_screen.screen(
+            con, quote_identifier(loaded.table), ids, f"coalesce({empty} OR {value} IS NULL OR isnan({value}), true)"
+        )
     except duckdb.Error as error:  # a view: a cast or a read fails only now
         if _is_conversion_error(error) and loaded.source:
             raise _bad_row_error(con, loaded, kind, error) from None

@@ -78,7 +78,10 @@ class Result:
         self._table = table
         self.measures = [str(m) for m in measures]
         self.report = report
-        self.runs = list(dict.fromkeys(table.column("run_id").to_pylist())) or list(report.runs)
+        # the distinct run ids in order of appearance, without turning every row into a Python string
+        import pyarrow.compute as pc
+
+        self.runs = pc.unique(table.column("run_id")).to_pylist() or list(report.runs)
 
     # conversions
     def to_arrow(self) -> pa.Table:

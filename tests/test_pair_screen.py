@@ -1,0 +1,76 @@
+"""The input scan of sqlrank/pair_screen.py: row and bad-row counts, the duplicate screen, and its parts.
+
+The screen must find every duplicate (query_id, doc_id) pair whether the hashes
+are sorted in one part or in several (a tight memory_limit), and must not send
+a clean input to the exact check.
+"""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+import sqlrank
+from sqlrank import pair_screen
+from sqlrank.errors import InputError
+
+BAD = "coalesce(query_id IS NULL OR query_id = '' OR doc_id IS NULL OR doc_id = '' OR score IS NULL OR isnan(score), true)"
+
+
+@pytest.fixture
+def con():
+    con = duckdb.connect()
+    # 2,000 distinct pairs, then one pair repeated and one row with an empty doc id
+    con.execute("CREATE TABLE clean AS SELECT 'q' || (i // 100) AS query_id, 'd' || (i % 100) AS doc_id, "
+                "CAST(i AS DOUBLE) AS score FROM range(2000) AS r(i)")
+    con.execute("CREATE TABLE doubled AS SELECT * FROM clean UNION ALL SELECT 'q7', 'd42', 0.5")
+    con.execute("CREATE TABLE bad AS SELECT * FROM clean UNION ALL SELECT 'q7', '', 0.5")
+    return con
+
+
+@pytest.mark.parametrize("share", [pair_screen.MEMORY_SHARE, 10**9])  # one part; as many parts as bytes allow
+def test_screen_counts_rows_bad_rows_and_equal_hashes(con, monkeypatch, share):
+    monkeypatch.setattr(pair_screen, "MEMORY_SHARE", share)
+    ids = ["query_id", "doc_id"]
+    assert pair_screen.screen(con, "clean", ids, BAD) == (2000, 0, 0)
+    assert pair_screen.screen(con, "doubled", ids, BAD) == (2001, 0, 1)
+    rows, bad, _ = pair_screen.screen(con, "bad", ids, BAD)
+    assert (rows, bad) == (2001, 1)
+
+
+def test_screen_splits_the_hashes_into_parts_under_a_tight_limit(con, monkeypatch):
+    # 2,001 rows x 8 bytes against a budget of 4 KiB: 4 parts, each its own scan
+    monkeypatch.setattr(pair_screen, "memory_limit_bytes", lambda con: 4096 * pair_screen.MEMORY_SHARE)
+    scans = []
+    real_sql = con.sql
+
+    class Recording:
+        def sql(self, text):
+            scans.append(text)
+            return real_sql(text)
+
+        def execute(self, text):
+            return con.execute(text)
+
+    assert pair_screen.screen(Recording(), "doubled", ["query_id", "doc_id"], BAD) == (2001, 0, 1)
+    assert len(scans) == 4 and all(f"pair_hash % 4 = {part}" in scans[part] for part in range(4))
+
+
+@pytest.mark.parametrize("setting, expected", [
+    ("4GB", int(3.7 * 2**30)), ("500MB", int(476.8 * 2**20)), ("3GiB", 3 * 2**30),
+])
+def test_memory_limit_is_read_from_duckdb_in_bytes(setting, expected):
+    con = duckdb.connect(config={"memory_limit": setting})
+    assert pair_screen.memory_limit_bytes(con) == expected
+
+
+def test_a_duplicate_is_refused_when_the_screen_runs_in_parts(tmp_path, monkeypatch):
+    monkeypatch.setattr(pair_screen, "MEMORY_SHARE", 10**9)
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 a 1\nq1 0 b 0\n")
+    run = tmp_path / "run.trec"
+    run.write_text("q1 Q0 a 1 2.0 r\nq1 Q0 b 2 1.0 r\nq1 Q0 a 3 0.5 r\n")
+    with pytest.raises(InputError, match=r"duplicate \(query_id, doc_id\) rows, e.g. query 'q1' doc 'a' \(2 rows\)"):
+        sqlrank.evaluate(qrels, run, ["AP"])
+    run.write_text("q1 Q0 b 1 2.0 r\nq1 Q0 a 2 1.0 r\n")
+    assert sqlrank.evaluate(qrels, run, ["AP"]).summary == {"AP": 0.5}
