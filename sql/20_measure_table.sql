@@ -107,8 +107,11 @@ hit_totals AS (
         cutoff_list.cutoff,
         true AS retrieved,
         max(num_ret) AS num_ret,
-        sum(sqlrank.gain(relevance, kind := gain)) AS cg,
-        sum(sqlrank.gain(relevance, kind := gain) * sqlrank.discount(rank, kind := discount, base := base)) AS dcg,
+        -- sums in rank order, as trec_eval adds them: the same bits on every run, whatever
+        -- order the parallel scan delivers the rows in (an unordered sum varies in the last bit)
+        sum(sqlrank.gain(relevance, kind := gain) ORDER BY rank) AS cg,
+        sum(sqlrank.gain(relevance, kind := gain) * sqlrank.discount(rank, kind := discount, base := base)
+            ORDER BY rank) AS dcg,
         count(*) FILTER (WHERE relevant) AS relevant_retrieved,
         min(rank) FILTER (WHERE relevant) AS first_relevant_rank,
         -- 1/i for each relevant rank i, largest first: in rank order
@@ -160,7 +163,7 @@ bpref_totals AS (
         cutoff,
         sum(CASE WHEN nonrelevant_so_far = 0 THEN 1.0
                  ELSE 1.0 - CAST(least(nonrelevant_so_far, num_rel) AS DOUBLE) / NULLIF(least(num_nonrel, num_rel), 0)
-            END) AS bpref_sum
+            END ORDER BY rank) AS bpref_sum
     FROM (
         SELECT judged.*, stats.num_rel, stats.num_nonrel, cutoff_list.cutoff
         FROM (

@@ -10,8 +10,11 @@ output that is one of the inputs; call it before the work, so that a long
 evaluation is not thrown away at the end.
 
 CSV, TSV and Parquet go through Arrow's writers, and their buffers are written
-to the file without a copy. pyarrow.csv and pyarrow.parquet are imported only
-by the formats that need them (~30 ms for Parquet).
+to the file without a copy. Arrow's CSV writer uses one core, so a big table is
+encoded in slices, one per core, on threads (3M rows on 2 cores: 0.15 s
+instead of 0.33 s) and the slices are written one after the other.
+pyarrow.csv and pyarrow.parquet are imported only by the formats that need them
+(~30 ms for Parquet).
 """
 
 from __future__ import annotations
@@ -126,16 +129,16 @@ def format_trec(result, per_query: bool = True) -> str:
 
 def render(result, fmt: str, per_query: bool = False) -> bytes:
     """The bytes of the result in format `fmt`."""
-    return bytes(_encode(result, fmt, per_query))
+    return b"".join(_encode(result, fmt, per_query))
 
 
-def _encode(result, fmt: str, per_query: bool):
-    """The result in format `fmt`: bytes, or an Arrow buffer that write() writes without a copy."""
+def _encode(result, fmt: str, per_query: bool) -> list:
+    """The result in format `fmt`, as parts (bytes, or Arrow buffers that write() writes without a copy)."""
     _check_format(fmt)
     if fmt == "table":
-        return (format_table(result, per_query) + "\n").encode()
+        return [(format_table(result, per_query) + "\n").encode()]
     if fmt == "trec":
-        return format_trec(result, per_query).encode()
+        return [format_trec(result, per_query).encode()]
     return _encode_columns(_rows(result, per_query), fmt)
 
 
@@ -143,15 +146,15 @@ def _encode(result, fmt: str, per_query: bool):
 
 def render_arrow(table: pa.Table, fmt: str) -> bytes:
     """The bytes of any table in format `fmt`; `trec` needs the columns measure, query_id and value."""
-    return bytes(_encode_arrow(table, fmt))
+    return b"".join(_encode_arrow(table, fmt))
 
 
-def _encode_arrow(table: pa.Table, fmt: str):
+def _encode_arrow(table: pa.Table, fmt: str) -> list:
     _check_format(fmt)
     if fmt == "table":
-        return (_plain_table(table) + "\n").encode()
+        return [(_plain_table(table) + "\n").encode()]
     if fmt == "trec":
-        return _plain_trec(table).encode()
+        return [_plain_trec(table).encode()]
     return _encode_columns(table, fmt)
 
 
@@ -187,29 +190,50 @@ def _plain_trec(table: pa.Table) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def _encode_columns(table: pa.Table, fmt: str):
-    """csv, tsv, json, jsonl, parquet: the table's own columns and types."""
+def _encode_columns(table: pa.Table, fmt: str) -> list:
+    """csv, tsv, json, jsonl, parquet: the table's own columns and types, as parts to write in order."""
     import pyarrow as pa
 
     try:
         if fmt in ("csv", "tsv"):
-            import pyarrow.csv as pa_csv
-
-            sink = pa.BufferOutputStream()
-            pa_csv.write_csv(table, sink, pa_csv.WriteOptions(delimiter="," if fmt == "csv" else "\t",
-                                                              quoting_style="needed"))
-            return sink.getvalue()
+            return _delimited(table, "," if fmt == "csv" else "\t")
         if fmt in ("json", "jsonl"):
-            return _json_text(table, fmt).encode()
+            return [_json_text(table, fmt).encode()]
         import pyarrow.parquet as pq
 
         sink = pa.BufferOutputStream()
         pq.write_table(table, sink)
-        return sink.getvalue()
+        return [sink.getvalue()]
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError) as error:
         # e.g. a LIST column selected by `sqlrank query` has no CSV form
         raise OutputError(f"cannot write the result as {fmt}: {error}; choose json, jsonl or parquet, "
                           "or select plain columns") from None
+
+
+# below this many rows one thread encodes the CSV: threads cost more than they save
+PARALLEL_CSV_ROWS = 200_000
+
+
+def _delimited(table: pa.Table, delimiter: str) -> list:
+    """CSV or TSV, header first, as one buffer per slice; big tables are encoded on one thread per core."""
+    import pyarrow as pa
+    import pyarrow.csv as pa_csv
+
+    def encode(first_row: int, rows: int):
+        sink = pa.BufferOutputStream()
+        options = pa_csv.WriteOptions(include_header=first_row == 0, delimiter=delimiter, quoting_style="needed")
+        pa_csv.write_csv(table.slice(first_row, rows), sink, options)
+        return sink.getvalue()
+
+    slices = max(1, min(os.cpu_count() or 1, table.num_rows // PARALLEL_CSV_ROWS))
+    if slices == 1:
+        return [encode(0, table.num_rows)]
+    from concurrent.futures import ThreadPoolExecutor
+
+    size = -(-table.num_rows // slices)  # rows per slice, rounded up
+    # pyarrow releases the GIL while it encodes, so the slices are encoded in parallel
+    with ThreadPoolExecutor(slices) as pool:
+        return list(pool.map(lambda first_row: encode(first_row, size), range(0, table.num_rows, size)))
 
 
 def _json_text(table: pa.Table, fmt: str) -> str:
@@ -252,8 +276,8 @@ def _same_file(source, target: Path) -> bool:
     return Path(source).resolve() == target.resolve()
 
 
-def write_bytes(data, path: str | os.PathLike, inputs: tuple = ()) -> Path:
-    """Write `data` (bytes or an Arrow buffer) atomically to `path`: all of it, or nothing (the old file is kept)."""
+def write_bytes(parts: list, path: str | os.PathLike, inputs: tuple = ()) -> Path:
+    """Write `parts` (bytes or Arrow buffers, in order) atomically to `path`: all of it, or nothing (the old file is kept)."""
     target = check_target(path, inputs)
     folder = target.parent
     try:
@@ -262,7 +286,8 @@ def write_bytes(data, path: str | os.PathLike, inputs: tuple = ()) -> Path:
         raise OutputError(f"{target}: cannot write in {folder}: {error.strerror or error}") from None
     try:
         with os.fdopen(handle, "wb") as out:
-            out.write(data)
+            for part in parts:
+                out.write(part)
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temporary, 0o644)

@@ -70,6 +70,21 @@ def test_csv_and_tsv_hold_full_precision(result, fmt):
     _assert_expected(_from_rows(rows), 1e-15)
 
 
+@pytest.mark.parametrize("fmt", ["csv", "tsv"])
+def test_a_big_table_encoded_in_slices_gives_the_same_bytes(monkeypatch, tmp_path, fmt):
+    # 10 rows in slices of 4, 4 and 2 on 3 threads: one header, every row once, in order
+    table = pa.table({"query_id": [f"q{i}" for i in range(10)], "measure": ["AP"] * 10,
+                      "value": [i / 3 for i in range(10)]})
+    whole = export.render_arrow(table, fmt)
+    monkeypatch.setattr(export, "PARALLEL_CSV_ROWS", 3)
+    monkeypatch.setattr(export.os, "cpu_count", lambda: 3)
+    assert len(export._encode_arrow(table, fmt)) == 3
+    assert export.render_arrow(table, fmt) == whole
+    written = export.write_arrow(table, tmp_path / f"out.{fmt}")
+    assert written.read_bytes() == whole
+    assert whole.decode().splitlines()[1].split("," if fmt == "csv" else "\t") == ['"q0"', '"AP"', "0"]
+
+
 def test_json_is_a_list_of_rows(result):
     _assert_expected(_from_rows(json.loads(export.render(result, "json", per_query=True))), 1e-15)
 

@@ -13,6 +13,8 @@ kept modest because every evaluate() call builds a DuckDB connection.
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -110,3 +112,25 @@ def test_measure_invariants(collection, random, extra):
     shuffled_qrels = frame(random.sample(qrels_rows, len(qrels_rows)), "relevance")
     alone = numbers(sqlrank.evaluate(shuffled_qrels, {"run": runs["run"]}, BOUNDED))
     assert of_run(alone, "run") == pytest.approx(of_run(together, "run"), abs=1e-12)
+
+
+def test_sums_run_in_rank_order_whatever_order_the_rows_come_in():
+    # DuckDB adds a group's rows in the order its threads deliver them; trec_eval adds in rank order.
+    # These gains give different last bits when added backwards, so a judged table stored in reverse
+    # rank order tells an ordered sum from an unordered one.
+    labels = [0.1, 0.7, 0.3, 1e-9, 0.9, 0.2, 0.6]
+    con = sqlrank.connect(threads=1)
+    con.execute("CREATE TABLE q AS SELECT 'q1' AS query_id, 'd' || i AS doc_id, label AS relevance "
+                "FROM unnest(?) WITH ORDINALITY AS l(label, i)", [labels])
+    con.execute("CREATE TABLE judged AS SELECT 'r' AS run_id, 'q1' AS query_id, 'd' || i AS doc_id, relevance, "
+                "CAST(i AS BIGINT) AS rank, 7 AS num_ret FROM unnest(?) WITH ORDINALITY AS l(relevance, i) "
+                "ORDER BY rank DESC", [labels])
+    cg, dcg = con.execute("SELECT cg, dcg FROM sqlrank.measure_table('q', 'judged')").fetchall()[0]
+    forward = backward = 0.0
+    for rank, label in enumerate(labels, start=1):
+        forward += label / math.log2(rank + 1)
+    for rank, label in reversed(list(enumerate(labels, start=1))):
+        backward += label / math.log2(rank + 1)
+    assert forward != backward  # the data does tell the two orders apart
+    assert dcg == forward
+    assert cg == sum(labels)  # Python's sum adds left to right, in rank order
