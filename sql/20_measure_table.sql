@@ -41,13 +41,14 @@
 --           n_d = 0); unjudged and negative-label documents are skipped
 --   num_ret, num_rel (= R), num_rel_ret (relevant in top k)
 --
--- How: one group per ranking and cutoff over the judged documents in the top k
--- that count (relevant, or with a gain) and rank 1, which keeps every ranking
--- and its num_ret. AP's P@i needs each relevant document's place among the
--- relevant ones: the 1/i of a group's relevant ranks, sorted, numbers them
--- (a per-ranking list costs far less than a window over the table). The
--- ideal rankings are lists of gains best first, turned into IDCG@k by
--- sqlrank.ideal_dcg.
+-- How: one list per ranking of the judged documents that count (relevant, or
+-- with a gain) and rank 1, which keeps every ranking and its num_ret, sorted by
+-- rank; each cutoff takes a prefix of it. Sums over a prefix add in rank order,
+-- as trec_eval does, so every run gives the same bits (an aggregate's sum() adds
+-- in thread order and varies in the last bit; sum(... ORDER BY rank) would cost
+-- 3x the list). AP's P@i needs each relevant document's place among the relevant
+-- ones: its position in the list of relevant ranks. The ideal rankings are lists
+-- of gains best first, turned into IDCG@k by sqlrank.ideal_dcg.
 --
 -- Division: every denominator is wrapped in NULLIF(..., 0) and the quotient in
 -- coalesce(..., 0) where 0 is the answer (x / 0 is NULL in DuckDB 1.x but
@@ -100,30 +101,46 @@ runs AS (
     SELECT DISTINCT COLUMNS('^(run_id|evaluated)$')
     FROM (SELECT *, true AS evaluated FROM query_table(judged_table) WHERE rank = 1) AS first_rows
 ),
-hit_totals AS (
-    -- one row per ranking and cutoff
+ranking_documents AS (
+    -- one row per ranking: the judged documents that count (relevant, or with a
+    -- gain) and rank 1, which keeps every ranking and its num_ret, as a list sorted
+    -- by rank (ranks are unique in a ranking, so the struct order is the rank order;
+    -- 'ASC' whatever the session's default_order)
     SELECT
         COLUMNS('^(run_id|query_id)$'),
-        cutoff_list.cutoff,
-        true AS retrieved,
         max(num_ret) AS num_ret,
-        -- sums in rank order, as trec_eval adds them: the same bits on every run, whatever
-        -- order the parallel scan delivers the rows in (an unordered sum varies in the last bit)
-        sum(sqlrank.gain(relevance, kind := gain) ORDER BY rank) AS cg,
-        sum(sqlrank.gain(relevance, kind := gain) * sqlrank.discount(rank, kind := discount, base := base)
-            ORDER BY rank) AS dcg,
-        count(*) FILTER (WHERE relevant) AS relevant_retrieved,
-        min(rank) FILTER (WHERE relevant) AS first_relevant_rank,
-        -- 1/i for each relevant rank i, largest first: in rank order
-        list_reverse_sort(list(1.0 / NULLIF(rank, 0)) FILTER (WHERE relevant)) AS inverse_relevant_ranks
-    FROM (
-        SELECT *, sqlrank.is_relevant(relevance, rel := rel) AS relevant
-        FROM query_table(judged_table)
-    ) AS judged
-    JOIN cutoff_list ON judged.rank <= cutoff_list.cutoff
+        list_sort(list(struct_pack(
+            rank := rank,
+            gain := sqlrank.gain(relevance, kind := gain),
+            discounted_gain := sqlrank.gain(relevance, kind := gain) * sqlrank.discount(rank, kind := discount, base := base),
+            relevant := sqlrank.is_relevant(relevance, rel := rel)
+        )), 'ASC') AS documents
+    FROM query_table(judged_table)
     -- judged non-relevant documents add nothing here
-    WHERE judged.rank = 1 OR judged.relevance > 0 OR judged.relevant
+    WHERE rank = 1 OR relevance > 0 OR sqlrank.is_relevant(relevance, rel := rel)
     GROUP BY ALL
+),
+top_documents AS (
+    -- one row per ranking and cutoff: the documents in its top `cutoff`, and their relevant ranks
+    SELECT *, list_transform(list_filter(top, lambda d: d.relevant), lambda d: d.rank) AS relevant_ranks
+    FROM (
+        SELECT *, list_filter(documents, lambda d: d.rank <= cutoff) AS top
+        FROM ranking_documents CROSS JOIN cutoff_list
+    ) AS cut
+),
+hit_totals AS (
+    SELECT
+        COLUMNS('^(run_id|query_id|cutoff|num_ret)$'),
+        true AS retrieved,
+        -- list sums add in list order, so in rank order, as trec_eval adds: the same bits
+        -- on every run (sum() would add in whatever order the threads deliver the rows)
+        list_sum(list_transform(top, lambda d: d.gain)) AS cg,
+        list_sum(list_transform(top, lambda d: d.discounted_gain)) AS dcg,
+        len(relevant_ranks) AS relevant_retrieved,
+        relevant_ranks[1] AS first_relevant_rank,
+        -- 1/i for each relevant rank i, in rank order
+        list_transform(relevant_ranks, lambda r: 1.0 / NULLIF(r, 0)) AS inverse_relevant_ranks
+    FROM top_documents
 ),
 run_ideal AS (
     -- ideal := 'run': the retrieved gains re-sorted, best first
