@@ -1,8 +1,8 @@
-"""The input scan of sqlrank/pair_screen.py: row and bad-row counts, the duplicate screen, and its parts.
+"""The input scan of sqlrank/pair_screen.py: row and bad-row counts and the duplicate screen.
 
-The screen must find every duplicate (query_id, doc_id) pair whether the hashes
-are sorted in one part or in several (a tight memory_limit), and must not send
-a clean input to the exact check.
+The screen must find every duplicate (query_id, doc_id) pair whether numpy sorts
+the hashes or DuckDB does (a tight memory_limit), and must not send a clean
+input to the exact check.
 """
 
 from __future__ import annotations
@@ -28,32 +28,34 @@ def con():
     return con
 
 
-@pytest.mark.parametrize("share", [pair_screen.MEMORY_SHARE, 10**9])  # one part; as many parts as bytes allow
-def test_screen_counts_rows_bad_rows_and_equal_hashes(con, monkeypatch, share):
-    monkeypatch.setattr(pair_screen, "MEMORY_SHARE", share)
-    ids = ["query_id", "doc_id"]
-    assert pair_screen.screen(con, "clean", ids, BAD) == (2000, 0, 0)
-    assert pair_screen.screen(con, "doubled", ids, BAD) == (2001, 0, 1)
-    rows, bad, _ = pair_screen.screen(con, "bad", ids, BAD)
-    assert (rows, bad) == (2001, 1)
-
-
-def test_screen_splits_the_hashes_into_parts_under_a_tight_limit(con, monkeypatch):
-    # 2,001 rows x 8 bytes against a budget of 4 KiB: 4 parts, each its own scan
-    monkeypatch.setattr(pair_screen, "memory_limit_bytes", lambda con: 4096 * pair_screen.MEMORY_SHARE)
-    scans = []
-    real_sql = con.sql
+def sorted_by(con, monkeypatch, sorter: str):
+    """`con`, with the memory limit such that `sorter` ('numpy' or 'duckdb') sorts the hashes; records the SQL."""
+    limit = 2**40 if sorter == "numpy" else 1024  # 2,001 hashes take 16 KB
+    monkeypatch.setattr(pair_screen, "memory_limit_bytes", lambda con: limit)
+    statements = []
 
     class Recording:
         def sql(self, text):
-            scans.append(text)
-            return real_sql(text)
+            statements.append(text)
+            return con.sql(text)
 
         def execute(self, text):
+            statements.append(text)
             return con.execute(text)
 
-    assert pair_screen.screen(Recording(), "doubled", ["query_id", "doc_id"], BAD) == (2001, 0, 1)
-    assert len(scans) == 4 and all(f"pair_hash % 4 = {part}" in scans[part] for part in range(4))
+    return Recording(), statements
+
+
+@pytest.mark.parametrize("sorter", ["numpy", "duckdb"])
+def test_screen_counts_rows_bad_rows_and_equal_hashes(con, monkeypatch, sorter):
+    recording, statements = sorted_by(con, monkeypatch, sorter)
+    ids = ["query_id", "doc_id"]
+    assert pair_screen.screen(recording, "clean", ids, BAD) == (2000, 0, 0)
+    assert pair_screen.screen(recording, "doubled", ids, BAD) == (2001, 0, 1)
+    rows, bad, _ = pair_screen.screen(recording, "bad", ids, BAD)
+    assert (rows, bad) == (2001, 1)
+    # DuckDB sorts (a window) only when numpy's array would not fit in the memory share
+    assert any("lag(pair_hash)" in text for text in statements) == (sorter == "duckdb")
 
 
 @pytest.mark.parametrize("setting, expected", [
@@ -64,8 +66,9 @@ def test_memory_limit_is_read_from_duckdb_in_bytes(setting, expected):
     assert pair_screen.memory_limit_bytes(con) == expected
 
 
-def test_a_duplicate_is_refused_when_the_screen_runs_in_parts(tmp_path, monkeypatch):
-    monkeypatch.setattr(pair_screen, "MEMORY_SHARE", 10**9)
+@pytest.mark.parametrize("sorter", ["numpy", "duckdb"])
+def test_a_duplicate_is_refused_whoever_sorts_the_hashes(tmp_path, monkeypatch, sorter):
+    monkeypatch.setattr(pair_screen, "MEMORY_SHARE", 1 if sorter == "numpy" else 2**40)
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("q1 0 a 1\nq1 0 b 0\n")
     run = tmp_path / "run.trec"
