@@ -13,20 +13,22 @@ run, where the same sort inside DuckDB (a lag() window over the hashes) costs
 0.66 s, and count(DISTINCT hash) 0.63 s (measured on the benchmark's data,
 2 cores).
 
-Memory: numpy's array lives outside DuckDB's buffer manager, so numpy sorts
-only while the hashes (8 bytes a row) fit in an eighth of DuckDB's memory_limit.
-Beyond that DuckDB sorts them itself (a lag() window over the hashes), which
-keeps within the limit and spills to disk. With DuckDB's default limit (80% of
-RAM) numpy takes hundreds of millions of rows; 100M rows under `--memory-limit
-4GB` go to DuckDB (measured: splitting the hashes into parts for numpy instead
-pushed the peak RSS of a 100M-row TREC evaluation from 4.0 GB to 5.3 GB).
+Memory: numpy's arrays live outside DuckDB's buffer manager, so numpy sorts
+only when they fit in what DuckDB's memory_limit leaves free (a quarter kept
+back): 18 bytes a row, the hash and the flag once in the result DuckDB collects
+and once in numpy's copy. Otherwise DuckDB sorts the hashes itself (a lag()
+window), which keeps within the limit and spills to disk. So the limit bounds
+the whole process: at 100M rows under `--memory-limit 4GB` a Parquet run (read
+in place) is screened by numpy, a TREC run (parsed into DuckDB's memory first)
+by DuckDB; giving numpy a fixed share of the limit instead took that TREC
+evaluation's peak RSS from 4.1 GB to 5.3 GB.
 """
 
 from __future__ import annotations
 
 import re
 
-MEMORY_SHARE = 8  # numpy sorts while the hashes take at most 1/MEMORY_SHARE of DuckDB's memory_limit
+BYTES_PER_ROW = 18  # numpy's screen: a hash (8) and a flag (1), in DuckDB's result and in numpy's copy
 _UNITS = {"bytes": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "PiB": 2**50}
 _FALLBACK_LIMIT = 2**30  # a limit DuckDB shows in a way not known here: assume 1 GiB
 
@@ -39,7 +41,7 @@ def screen(con, table: str, ids: list[str], bad: str) -> tuple[int, int, int]:
     """
     hashed = f"SELECT hash({', '.join(ids)}) AS pair_hash, {bad} AS bad FROM {table}"
     total = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
-    if total * 8 > memory_limit_bytes(con) // MEMORY_SHARE:
+    if not _numpy_fits(con, total):
         return con.execute(
             "SELECT count(*), count(*) FILTER (WHERE bad), count(*) FILTER (WHERE pair_hash = previous_hash) "
             f"FROM (SELECT bad, pair_hash, lag(pair_hash) OVER (ORDER BY pair_hash) AS previous_hash "
@@ -51,6 +53,12 @@ def screen(con, table: str, ids: list[str], bad: str) -> tuple[int, int, int]:
     hashes = columns["pair_hash"]
     hashes.sort()
     return total, int(numpy.count_nonzero(columns["bad"])), int(numpy.count_nonzero(hashes[1:] == hashes[:-1]))
+
+
+def _numpy_fits(con, rows: int) -> bool:
+    """Whether numpy's arrays for `rows` fit in what DuckDB's memory limit leaves free, a quarter kept back."""
+    used = con.execute("SELECT coalesce(sum(memory_usage_bytes), 0) FROM duckdb_memory()").fetchall()[0][0]
+    return used + rows * BYTES_PER_ROW <= memory_limit_bytes(con) * 3 // 4
 
 
 def memory_limit_bytes(con) -> int:

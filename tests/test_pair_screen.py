@@ -30,7 +30,7 @@ def con():
 
 def sorted_by(con, monkeypatch, sorter: str):
     """`con`, with the memory limit such that `sorter` ('numpy' or 'duckdb') sorts the hashes; records the SQL."""
-    limit = 2**40 if sorter == "numpy" else 1024  # 2,001 hashes take 16 KB
+    limit = 2**40 if sorter == "numpy" else 1024  # numpy's arrays for 2,001 rows take 36 KB
     monkeypatch.setattr(pair_screen, "memory_limit_bytes", lambda con: limit)
     statements = []
 
@@ -54,7 +54,7 @@ def test_screen_counts_rows_bad_rows_and_equal_hashes(con, monkeypatch, sorter):
     assert pair_screen.screen(recording, "doubled", ids, BAD) == (2001, 0, 1)
     rows, bad, _ = pair_screen.screen(recording, "bad", ids, BAD)
     assert (rows, bad) == (2001, 1)
-    # DuckDB sorts (a window) only when numpy's array would not fit in the memory share
+    # DuckDB sorts (a window) only when numpy's arrays would not fit in what the memory limit leaves
     assert any("lag(pair_hash)" in text for text in statements) == (sorter == "duckdb")
 
 
@@ -68,7 +68,7 @@ def test_memory_limit_is_read_from_duckdb_in_bytes(setting, expected):
 
 @pytest.mark.parametrize("sorter", ["numpy", "duckdb"])
 def test_a_duplicate_is_refused_whoever_sorts_the_hashes(tmp_path, monkeypatch, sorter):
-    monkeypatch.setattr(pair_screen, "MEMORY_SHARE", 1 if sorter == "numpy" else 2**40)
+    monkeypatch.setattr(pair_screen, "memory_limit_bytes", lambda con: 2**40 if sorter == "numpy" else 1024)
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("q1 0 a 1\nq1 0 b 0\n")
     run = tmp_path / "run.trec"
@@ -77,3 +77,16 @@ def test_a_duplicate_is_refused_whoever_sorts_the_hashes(tmp_path, monkeypatch, 
         sqlrank.evaluate(qrels, run, ["AP"])
     run.write_text("q1 Q0 b 1 2.0 r\nq1 Q0 a 2 1.0 r\n")
     assert sqlrank.evaluate(qrels, run, ["AP"]).summary == {"AP": 0.5}
+
+
+def test_what_duckdb_already_holds_counts_against_numpy(con, monkeypatch):
+    # a table DuckDB holds in memory leaves less of the limit for numpy's arrays
+    con.execute("CREATE TABLE held AS SELECT i, CAST(i AS VARCHAR) AS s FROM range(1000000) AS r(i)")
+    held = con.execute("SELECT sum(memory_usage_bytes) FROM duckdb_memory()").fetchall()[0][0]
+    need = 2001 * pair_screen.BYTES_PER_ROW
+    assert held > need
+    monkeypatch.setattr(pair_screen, "memory_limit_bytes", lambda con: (held // 2 + need) * 4 // 3)
+    assert not pair_screen._numpy_fits(con, 2001)
+    con.execute("DROP TABLE held")
+    assert pair_screen._numpy_fits(con, 2001)
+    assert pair_screen.screen(con, "doubled", ["query_id", "doc_id"], BAD) == (2001, 0, 1)
