@@ -118,12 +118,12 @@ def test_sums_run_in_rank_order_whatever_order_the_rows_come_in():
     # DuckDB adds a group's rows in the order its threads deliver them; trec_eval adds in rank order.
     # These gains give different last bits when added backwards, so a judged table stored in reverse
     # rank order tells an ordered sum from an unordered one.
-    labels = [0.1, 0.7, 0.3, 1e-9, 0.9, 0.2, 0.6]
+    labels = [0.1, 0.7, 0.3, 1e-9, 0.9, 0.2, 0.6] * 700  # longer than one DuckDB vector (2,048 values)
     con = sqlrank.connect(threads=1)
     con.execute("CREATE TABLE q AS SELECT 'q1' AS query_id, 'd' || i AS doc_id, label AS relevance "
                 "FROM unnest(?) WITH ORDINALITY AS l(label, i)", [labels])
     con.execute("CREATE TABLE judged AS SELECT 'r' AS run_id, 'q1' AS query_id, 'd' || i AS doc_id, relevance, "
-                "CAST(i AS BIGINT) AS rank, 7 AS num_ret FROM unnest(?) WITH ORDINALITY AS l(relevance, i) "
+                "CAST(i AS BIGINT) AS rank, 4900 AS num_ret FROM unnest(?) WITH ORDINALITY AS l(relevance, i) "
                 "ORDER BY rank DESC", [labels])
     cg, dcg = con.execute("SELECT cg, dcg FROM sqlrank.measure_table('q', 'judged')").fetchall()[0]
     forward = backward = 0.0
