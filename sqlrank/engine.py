@@ -75,7 +75,8 @@ def evaluate(
         they are not the canonical ones or a common spelling (qid, docno, label, ...).
     threads, memory_limit, temp_directory: DuckDB settings of the connection made here.
     connection: evaluate in this DuckDB connection instead (the macros are
-        installed into it; its temporary tables sqlrank_* are replaced).
+        installed into it once, and again only if another sqlrank version put
+        its own there; its temporary tables sqlrank_* are replaced).
 
     Returns a Result; `result.notices()` says what the policies did.
     """

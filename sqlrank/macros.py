@@ -6,6 +6,7 @@ shipped inside the wheel as `sqlrank/sql/`; they are loaded in name order.
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache
 from pathlib import Path
 
@@ -33,9 +34,37 @@ def sql_script() -> str:
     return "\n".join(parts)
 
 
+@cache
+def _fingerprint() -> str:
+    return hashlib.sha256(sql_script().encode()).hexdigest()[:16]
+
+
+# a macro whose text names the library installed, so that a second install can be skipped
+_MARKER = "installed_library"
+
+
 def install(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
-    """Install (or re-install: every statement is CREATE OR REPLACE) the macros into `con`."""
+    """Install the macros into `con`, unless this very library is installed there already.
+
+    Installing costs ~30 ms, which a caller evaluating run after run on one
+    connection (evaluate(connection=...)) would pay every time. A marker macro
+    holds a fingerprint of the library's SQL: the same fingerprint means
+    nothing to do, another (or none) means (re-)install, every statement being
+    CREATE OR REPLACE. The marker is read from DuckDB's catalog, not called:
+    a failed call would abort a transaction the caller has open.
+    """
+    definitions = con.execute(
+        "SELECT macro_definition FROM duckdb_functions() WHERE schema_name = 'sqlrank' AND function_name = ?",
+        [_MARKER],
+    ).fetchall()
+    if any(_fingerprint() in str(definition) for (definition,) in definitions):
+        return con
+    return _install_library(con)
+
+
+def _install_library(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     con.execute(sql_script())
+    con.execute(f"CREATE OR REPLACE MACRO sqlrank.{_MARKER}() AS '{_fingerprint()}'")
     return con
 
 
@@ -64,4 +93,5 @@ def connect(
         from .errors import SqlrankError
 
         raise SqlrankError(f"cannot open DuckDB with {config or 'default settings'}: {error}") from None
-    return install(con)
+    # opened here, most often in memory and empty: installing outright costs less than looking first
+    return _install_library(con)
