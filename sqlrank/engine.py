@@ -91,7 +91,8 @@ def evaluate(
     mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
     try:
         report = _load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
-        for statement in _judged_sql(report.run_tables, ranking_depth(parsed, depth), score_precision):
+        for statement in _judged_sql(report.run_tables, ranking_depth(parsed, depth), score_precision,
+                                     reads_zero_labels(parsed)):
             con.execute(statement)
         _report_coverage(con, report)
         if missing == "error":
@@ -140,7 +141,8 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
     )
 
 
-def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision: str) -> list[str]:
+def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision: str,
+                zero_labels: bool = True) -> list[str]:
     """The statements that read the runs: each run ranked and judged once, stacked with its run_id.
 
     Runs are ranked one by one rather than as one table with a run_id column:
@@ -155,7 +157,8 @@ def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision
         # run_id None: the table names its own runs in a run_id column; otherwise it holds one run
         one_run = "false" if run_id is None else "true"
         call = (f"sqlrank.judged_ranking('{QRELS_TABLE}', {inputs.quote_literal(table)}, "
-                f"depth := {_sql_value(depth)}, score_precision := '{score_precision}', one_run := {one_run})")
+                f"depth := {_sql_value(depth)}, score_precision := '{score_precision}', one_run := {one_run}, "
+                f"zero_labels := {'true' if zero_labels else 'false'})")
         label = "" if run_id is None else f"{inputs.quote_literal(run_id)} AS run_id, "
         select = f"SELECT {label}* FROM {call}"
         if number == 0:
@@ -186,6 +189,15 @@ def ranking_depth(measures: list[Measure], depth: int | None) -> int | None:
     if not cutoffs:
         return depth
     return max(cutoffs) if depth is None else min(depth, max(cutoffs))
+
+
+def reads_zero_labels(measures: list[Measure]) -> bool:
+    """Whether a measure reads the judgments labelled 0: bpref (judged non-relevant) or one with rel <= 0.
+
+    The others read only documents with a gain (label > 0) or relevant ones (label >= rel > 0),
+    so judged_ranking can leave the zeros out of the one pass.
+    """
+    return any(m.definition.column == "bpref" or dict(_group_key(m))["rel"] <= 0 for m in measures)
 
 
 def _group_key(measure: Measure) -> tuple:

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sqlrank
-from sqlrank.engine import ranking_depth
+from sqlrank.engine import ranking_depth, reads_zero_labels
 from sqlrank.measures import parse_all
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -108,3 +108,53 @@ def test_a_depth_above_32_uses_the_window():
     con.execute("CREATE TABLE r AS SELECT 'q1' AS query_id, 'a' AS doc_id, 1.0 AS score")
     plan = con.execute("EXPLAIN SELECT * FROM sqlrank.judged_ranking('q', 'r', depth := 33)").fetchall()[0][1]
     assert "WINDOW" in plan.upper()
+
+
+# ---------------------------------------------------------------- leaving the label-0 judgments out
+
+EVERY_MEASURE_BUT_BPREF = ["nDCG", "nDCG@3", "DCG@2", "CG", "IDCG@2", "AP", "AP@3", "RR", "P", "P@2", "R@3", "Rprec",
+                           "Success@2", "NumRet", "NumRel", "NumRelRet", "nDCG(ideal=run)", "AP(rel=2)", "P(rel=0.5)"]
+
+
+@SETTINGS
+@given(collections(), st.sampled_from([None, 3, 40]))
+def test_leaving_out_label_0_judgments_changes_no_number_that_does_not_read_them(collection, depth):
+    con = connection(*collection)
+    judged = {}
+    for zero_labels in ("true", "false"):
+        con.execute(f"CREATE OR REPLACE TABLE judged_{zero_labels} AS SELECT * FROM sqlrank.judged_ranking("
+                    f"'qrels_frame', 'run_frame', depth := {'NULL' if depth is None else depth}, "
+                    f"zero_labels := {zero_labels})")
+        judged[zero_labels] = con.execute(f"SELECT * FROM sqlrank.measure_table('qrels_frame', 'judged_{zero_labels}')"
+                                          " ORDER BY ALL").fetchall()
+        # rank 1 stays for every ranking; no label-0 row survives without the zeros
+        assert con.execute(f"SELECT count(*) FROM judged_{zero_labels} WHERE rank = 1").fetchall() == \
+            con.execute("SELECT count(DISTINCT (run_id, query_id)) FROM run_frame").fetchall()
+    assert con.execute("SELECT count(*) FROM judged_false WHERE relevance = 0").fetchall() == [(0,)]
+    # every column but bpref, which reads the judged non-relevant documents
+    columns = ["cg", "dcg", "idcg", "ndcg", "ap", "rr", "p", "r", "rprec", "success", "num_ret", "num_rel", "num_rel_ret"]
+    names = [row[0] for row in con.execute("DESCRIBE SELECT * FROM sqlrank.measure_table('qrels_frame', 'judged_true')"
+                                           ).fetchall()]
+    keep = [names.index(c) for c in ["run_id", "query_id", "k"] + columns]
+    assert [tuple(row[i] for i in keep) for row in judged["false"]] == \
+        [tuple(row[i] for i in keep) for row in judged["true"]]
+
+
+@pytest.mark.parametrize(("measures", "expected"), [
+    (EVERY_MEASURE_BUT_BPREF, False),
+    (["nDCG@10", "bpref"], True),      # judged non-relevant documents, label 0 among them
+    (["AP(rel=0)"], True),             # label 0 is relevant
+    (["P@5"], False),
+])
+def test_which_measures_read_label_0_judgments(measures, expected):
+    assert reads_zero_labels(parse_all(measures)) is expected
+
+
+def test_evaluate_gives_the_same_numbers_with_or_without_the_zeros():
+    qrels = {"q1": {"a": 0, "b": 2, "c": 0, "d": 1}, "q2": {"x": 0}}
+    run = {"q1": {"a": 4.0, "b": 3.0, "c": 2.0, "d": 1.0}, "q2": {"x": 1.0, "y": 0.5}}
+    without = sqlrank.evaluate(qrels, run, EVERY_MEASURE_BUT_BPREF).to_arrow().to_pylist()
+    with_bpref = sqlrank.evaluate(qrels, run, EVERY_MEASURE_BUT_BPREF + ["bpref"]).to_arrow().to_pylist()
+    assert without == [row for row in with_bpref if row["measure"] != "bpref"]
+    # q1: labels by rank [0, 2, 0, 1]; AP = (1/2 + 2/4) / 2
+    assert {r["measure"]: r["value"] for r in without if r["query_id"] == "q1"}["AP"] == 0.5
