@@ -16,7 +16,7 @@
 -- keeps everything after this pass small. zero_labels := false drops the
 -- label-0 judgments too: they have no gain and are relevant only for rel <= 0,
 -- so only bpref (judged non-relevant documents) and rel <= 0 read them; the
--- engine passes false when no measure asked does (10M rows, 40% of the
+-- engine passes false when no measure asked does (10M rows, 60% of the
 -- judgments labelled 0: the pass is ~0.1 s faster and its table half the size).
 --
 -- Two plans, one result; the depth picks one and DuckDB drops the other (its
