@@ -12,9 +12,10 @@
 -- one pass over the run. `k` is NULL for "the whole list".
 --
 -- measure_table_for computes only what the listed `columns` need (e.g.
--- ['ndcg', 'ap']): idcg and ndcg (the ideal rankings), rprec and bpref (a pass
--- of their own each) are NULL unless listed; the other columns are always
--- filled. measure_table lists every column. The work of a branch not needed is
+-- ['ndcg', 'ap']): idcg and ndcg (the ideal rankings), rprec (the relevant
+-- ranks of the whole ranking) and bpref (a pass of its own) are NULL unless
+-- listed; the other columns are always filled. measure_table lists every
+-- column. The work of a branch not needed is
 -- cut by a condition on constants, which DuckDB folds to false and then reads
 -- nothing for (a join DuckDB would keep even if nothing read its columns).
 --
@@ -122,7 +123,12 @@ ranking_documents AS (
 ),
 top_documents AS (
     -- one row per ranking and cutoff: the documents in its top `cutoff`, and their relevant ranks
-    SELECT *, list_transform(list_filter(top, lambda d: d.relevant), lambda d: d.rank) AS relevant_ranks
+    SELECT
+        *,
+        list_transform(list_filter(top, lambda d: d.relevant), lambda d: d.rank) AS relevant_ranks,
+        -- Rprec looks at the top R whatever the cutoff: the relevant ranks of the whole list
+        CASE WHEN list_contains(columns, 'rprec')
+             THEN list_transform(list_filter(documents, lambda d: d.relevant), lambda d: d.rank) END AS all_relevant_ranks
     FROM (
         SELECT *, list_filter(documents, lambda d: d.rank <= cutoff) AS top
         FROM ranking_documents CROSS JOIN cutoff_list
@@ -139,7 +145,8 @@ hit_totals AS (
         len(relevant_ranks) AS relevant_retrieved,
         relevant_ranks[1] AS first_relevant_rank,
         -- 1/i for each relevant rank i, in rank order
-        list_transform(relevant_ranks, lambda r: 1.0 / NULLIF(r, 0)) AS inverse_relevant_ranks
+        list_transform(relevant_ranks, lambda r: 1.0 / NULLIF(r, 0)) AS inverse_relevant_ranks,
+        all_relevant_ranks
     FROM top_documents
 ),
 run_ideal AS (
@@ -161,20 +168,9 @@ discount_list AS (
     ) AS positions
     WHERE list_has_any(columns, ['idcg', 'ndcg'])
 ),
-top_r AS (
-    -- Rprec: relevant documents in the top R, whatever the cutoff
-    SELECT COLUMNS('^(run_id|query_id)$'), count(*) AS relevant_in_top_r
-    FROM (
-        SELECT judged.*
-        FROM query_table(judged_table) AS judged
-        JOIN stats ON judged.query_id = stats.query_id
-        WHERE sqlrank.is_relevant(judged.relevance, rel := rel) AND judged.rank <= stats.num_rel
-          AND list_contains(columns, 'rprec')
-    ) AS relevant_in_top
-    GROUP BY ALL
-),
 bpref_totals AS (
     -- bpref: for each relevant document in the top k, the judged non-relevant ones ranked above it
+    -- (a pass of its own: the ranking lists above leave the judged non-relevant documents out)
     SELECT
         COLUMNS('^(run_id|query_id)$'),
         cutoff,
@@ -226,6 +222,8 @@ totals AS (
         CASE WHEN ideal = 'run' THEN sqlrank.ideal_dcg(run_ideal_gains, discounts, cutoff)
              ELSE sqlrank.ideal_dcg(ideal_gains, discounts, cutoff)
         END AS ideal_dcg,
+        -- Rprec: relevant documents in the top R
+        len(list_filter(all_relevant_ranks, lambda r: r <= num_rel)) AS relevant_in_top_r,
         -- Σ P@i over the relevant ranks i: (1/i) · (relevant so far)
         list_inner_product(inverse_relevant_ranks, CAST(range(1, len(inverse_relevant_ranks) + 1) AS DOUBLE[])) AS precision_sum,
         CASE
@@ -235,7 +233,6 @@ totals AS (
         END AS ap_denominator
     FROM universe
     NATURAL LEFT JOIN run_ideal
-    NATURAL LEFT JOIN top_r
     NATURAL LEFT JOIN bpref_totals
     CROSS JOIN discount_list
 )

@@ -3,11 +3,12 @@
 The work is one statement per run plus one, whatever the number of measures
 and cutoffs:
 
-1. the only pass over each run: ``sqlrank.judged_ranking`` ranks every
-   ranking once and keeps the judged documents (plus one row per ranking),
-   stacked for all runs in a small temporary table;
+1. the only statement that reads each run after the input checks:
+   ``sqlrank.judged_ranking`` ranks every ranking once (one sort, or a heap
+   for small cutoffs) and keeps the judged documents (plus one row per
+   ranking), stacked for all runs in a small temporary table;
 2. one statement that computes every measure at every cutoff from that table:
-   one ``sqlrank.measure_table`` call per distinct parameter set (rel, gain,
+   one ``sqlrank.measure_table_for`` call per distinct parameter set (rel, gain,
    discount, ...), each computing all its cutoffs at once, unioned into the
    long result with the ``all`` rows from ``sqlrank.summary``.
 

@@ -320,6 +320,8 @@ def _trec_lines(path: Path, compression: str) -> str:
 
 # which field holds the score (run) or the label (qrels), counting from 1
 _TREC_VALUE_FIELD = {"run": 5, "qrels": 4}
+# fields of a line: a run line has at least 6 (later ones are ignored), a qrels line exactly 4
+_TREC_FIELDS = {"run": 6, "qrels": 4}
 
 
 def _trec_value(kind: str, field: str) -> str:
@@ -346,7 +348,7 @@ def _trec_select(kind: str, query_id: str, fields: list[str]) -> str:
 
 
 def _trec_fields_ok(kind: str) -> str:
-    return "rest IS NULL AND " + ("len(fields) >= 6" if kind == "run" else "len(fields) = 4")
+    return f"rest IS NULL AND len(fields) {'>=' if kind == 'run' else '='} {_TREC_FIELDS[kind]}"
 
 
 def _load_trec(con, path: Path, compression: str, table: str, kind: str) -> Loaded:
@@ -390,8 +392,7 @@ def _load_trec_fast(con, path: Path, compression: str, raw: str, kind: str) -> b
     """
     if _in_transaction(con) or not _trec_plain_bytes(path, compression):
         return False
-    count = 6 if kind == "run" else 4
-    names = [f"f{number}" for number in range(1, count + 1)]
+    names = [f"f{number}" for number in range(1, _TREC_FIELDS[kind] + 1)]
     columns = ", ".join(f"'{name}': 'VARCHAR'" for name in names)
     reader = (f"read_csv({_duckdb_path(path)}, columns = {{{columns}}}, header = false, delim = ' ', quote = '', "
               f"escape = '', comment = '', auto_detect = false, strict_mode = true, "
@@ -459,15 +460,15 @@ def _trec_line_error(con, loaded: Loaded, kind: str) -> InputError:
     number = _line_number(loaded.path, loaded.compression, line, separator)
     where = f"{loaded.label}:{number}" if number else loaded.label
     shown = _shorten(line)
-    expected = 6 if kind == "run" else 4
+    expected = _TREC_FIELDS[kind]
     if separator:
         return InputError(f"{where}: contains the control character 0x1F (unit separator), which cannot be part "
                           f"of a TREC line: '{shown}'; remove it")
-    if (kind == "run" and count < 6) or (kind == "qrels" and count != 4):
+    if (kind == "run" and count < expected) or (kind == "qrels" and count != expected):
         hint = ""
-        if kind == "run" and count == 4:
+        if kind == "run" and count == _TREC_FIELDS["qrels"]:
             hint = " (this looks like a qrels line: the qrels come first, then the run)"
-        elif kind == "qrels" and count >= 6:
+        elif kind == "qrels" and count >= _TREC_FIELDS["run"]:
             hint = " (this looks like a run line: the qrels come first, then the run)"
         elif count <= 3:
             hint = " (a CSV/TSV file needs a header line such as query_id,doc_id,score)"

@@ -5,7 +5,11 @@ statement it runs. The evaluation proper starts with the statement that calls
 sqlrank.judged_ranking (the documented single pass over the run); what comes
 before it is loading and validating the inputs. For every statement from there
 on, DuckDB's own physical plan (EXPLAIN, JSON form) is searched for operators
-reading the Parquet run: there must be exactly one in all of them together.
+reading the Parquet run: there must be exactly one in all of them together
+when every measure has a small cutoff (the heap plan). The full ranking sorts
+the run once (one window) and reads it twice, the second time only to count
+each ranking's documents, which is cheaper than counting in the window
+(sql/11_judged_ranking.sql); both reads are in that one statement.
 Then exactly one of those statements must produce the measure values, and
 running that statement alone must give the whole result table.
 """
@@ -97,6 +101,15 @@ def test_thirty_measures_one_scan_one_statement(tmp_path):
     # 3 judged queries x 30 measures, plus the 30 `all` rows
     assert len(result) == 3 * 30 + 30
     assert rows == 14
+
+
+def test_the_full_ranking_sorts_the_run_once_in_one_statement(tmp_path):
+    write_parquet_run(tmp_path / "bm25.parquet", DATA / "bm25.trec")
+    _, con, evaluation = evaluate_recorded(DATA / "qrels.txt", tmp_path / "bm25.parquet", ["AP", "nDCG", "RR"])
+    scans = [parquet_scans(con, statement) for statement in evaluation]
+    assert scans[0] == 2 and sum(scans) == 2  # the ranking read and the count read, one statement
+    (_, plan), = con._con.execute("EXPLAIN " + evaluation[0]).fetchall()
+    assert plan.upper().count("WINDOW") == 1
 
 
 def test_the_number_of_statements_does_not_grow_with_the_measures(tmp_path):
