@@ -600,3 +600,22 @@ def test_script_trec_format_is_trec_eval_s_output(processes):
     reference = (TREC_DATA / "out.test.aq").read_text().splitlines()
     assert ours == [line for line in reference if line.split("\t")[0].strip() in names]
     assert len(ours) == len(names) * 4  # three queries and `all`
+
+
+def test_the_command_line_gives_openblas_one_thread_before_numpy_loads():
+    """numpy's OpenBLAS busy-waits on every core once loaded; the CLI, which never calls BLAS, asks for one
+    thread. That works only if nothing imported before main() has loaded numpy. A user's own value wins."""
+    script = (
+        "import os, sys\n"
+        "import sqlrank.cli\n"
+        "assert 'numpy' not in sys.modules, 'numpy loaded before main()'\n"
+        "sqlrank.cli.app = lambda **kwargs: None\n"
+        "sqlrank.cli.main()\n"
+        "print(os.environ['OPENBLAS_NUM_THREADS'])\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    ours = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=60)
+    assert (ours.returncode, ours.stdout) == (0, "1\n"), ours.stderr
+    theirs = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            env={**env, "OPENBLAS_NUM_THREADS": "4"}, timeout=60)
+    assert (theirs.returncode, theirs.stdout) == (0, "4\n"), theirs.stderr
