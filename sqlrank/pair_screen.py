@@ -13,22 +13,34 @@ run, where the same sort inside DuckDB (a lag() window over the hashes) costs
 0.66 s, and count(DISTINCT hash) 0.63 s (measured on the benchmark's data,
 2 cores).
 
+How the hashes reach numpy depends on the size. Up to STREAM_FROM_ROWS rows,
+one fetch: DuckDB collects the whole result, numpy copies it (10M rows: 0.22 s).
+Past that, the result is streamed in batches into one preallocated array, so
+the collected result and its copy never coexist: at 100M rows the single fetch
+takes 4.6 s and a 2.0 GB peak, the stream 1.9 s and 1.0 GB (while at 10M the
+stream costs 0.33 s, more than the single fetch).
+
 Memory: numpy's arrays live outside DuckDB's buffer manager, so numpy sorts
 only when they fit in what DuckDB's memory_limit leaves free (a quarter kept
-back): 18 bytes a row, the hash and the flag once in the result DuckDB collects
-and once in numpy's copy. Otherwise DuckDB sorts the hashes itself (a lag()
-window), which keeps within the limit and spills to disk. So the limit bounds
-the whole process: at 100M rows under `--memory-limit 4GB` a Parquet run (read
-in place) is screened by numpy, a TREC run (parsed into DuckDB's memory first)
-by DuckDB; giving numpy a fixed share of the limit instead took that TREC
-evaluation's peak RSS from 4.1 GB to 5.3 GB.
+back): 18 bytes a row for a single fetch (the hash and the flag once in
+DuckDB's result and once in numpy's copy), 8 for the stream (the hash array;
+a batch's flags are counted and dropped). Otherwise DuckDB sorts the hashes
+itself (a lag() window), which keeps within the limit and spills to disk. So
+the limit bounds the whole process: at 100M rows under `--memory-limit 4GB` a
+Parquet run (read in place) is screened by numpy, a TREC run (parsed into
+DuckDB's memory first) by DuckDB; giving numpy a fixed share of the limit
+instead took that TREC evaluation's peak RSS from 4.1 GB to 5.3 GB.
 """
 
 from __future__ import annotations
 
 import re
 
-BYTES_PER_ROW = 18  # numpy's screen: a hash (8) and a flag (1), in DuckDB's result and in numpy's copy
+STREAM_FROM_ROWS = 1 << 24  # more rows than this are streamed to numpy in batches (see above)
+STREAM_BATCH_ROWS = 1 << 22
+# numpy's memory a row: a single fetch holds the hash (8) and the flag (1) twice, in DuckDB's result
+# and in numpy's copy; the stream holds the hash array alone
+BYTES_PER_ROW = {"fetch": 18, "stream": 8}
 _UNITS = {"bytes": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "PiB": 2**50}
 _FALLBACK_LIMIT = 2**30  # a limit DuckDB shows in a way not known here: assume 1 GiB
 
@@ -41,7 +53,8 @@ def screen(con, table: str, ids: list[str], bad: str) -> tuple[int, int, int]:
     """
     hashed = f"SELECT hash({', '.join(ids)}) AS pair_hash, {bad} AS bad FROM {table}"
     total = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
-    if not _numpy_fits(con, total):
+    fetch = "stream" if total > STREAM_FROM_ROWS else "fetch"
+    if not _numpy_fits(con, total, BYTES_PER_ROW[fetch]):
         return con.execute(
             "SELECT count(*), count(*) FILTER (WHERE bad), count(*) FILTER (WHERE pair_hash = previous_hash) "
             f"FROM (SELECT bad, pair_hash, lag(pair_hash) OVER (ORDER BY pair_hash) AS previous_hash "
@@ -49,16 +62,36 @@ def screen(con, table: str, ids: list[str], bad: str) -> tuple[int, int, int]:
         ).fetchall()[0]
     import numpy
 
-    columns = con.sql(hashed).fetchnumpy()
-    hashes = columns["pair_hash"]
+    if fetch == "stream":
+        hashes, bad_rows = _streamed(con, hashed, total)
+    else:
+        columns = con.sql(hashed).fetchnumpy()
+        hashes, bad_rows = columns["pair_hash"], int(numpy.count_nonzero(columns["bad"]))
     hashes.sort()
-    return total, int(numpy.count_nonzero(columns["bad"])), int(numpy.count_nonzero(hashes[1:] == hashes[:-1]))
+    return len(hashes), bad_rows, int(numpy.count_nonzero(hashes[1:] == hashes[:-1]))
 
 
-def _numpy_fits(con, rows: int) -> bool:
+def _streamed(con, hashed: str, total: int):
+    """(the pair hashes in one numpy array, the number of bad rows), batch by batch."""
+    import numpy
+
+    hashes = numpy.empty(total, dtype=numpy.uint64)
+    filled = bad_rows = 0
+    for batch in con.sql(hashed).to_arrow_reader(STREAM_BATCH_ROWS):
+        rows = batch.num_rows
+        if filled + rows > total:  # the input grew between the count and this read
+            hashes = numpy.concatenate([hashes, numpy.empty(filled + rows - total, dtype=numpy.uint64)])
+            total = filled + rows
+        hashes[filled:filled + rows] = batch.column(0).to_numpy()
+        bad_rows += int(numpy.count_nonzero(batch.column(1).to_numpy(zero_copy_only=False)))
+        filled += rows
+    return hashes[:filled], bad_rows
+
+
+def _numpy_fits(con, rows: int, bytes_per_row: int) -> bool:
     """Whether numpy's arrays for `rows` fit in what DuckDB's memory limit leaves free, a quarter kept back."""
     used = con.execute("SELECT coalesce(sum(memory_usage_bytes), 0) FROM duckdb_memory()").fetchall()[0][0]
-    return used + rows * BYTES_PER_ROW <= memory_limit_bytes(con) * 3 // 4
+    return used + rows * bytes_per_row <= memory_limit_bytes(con) * 3 // 4
 
 
 def memory_limit_bytes(con) -> int:

@@ -83,9 +83,37 @@ def test_what_duckdb_already_holds_counts_against_numpy(con, monkeypatch):
     # a table DuckDB holds in memory leaves less of the limit for numpy's arrays
     con.execute("CREATE TABLE held AS SELECT i, CAST(i AS VARCHAR) AS s FROM range(1000000) AS r(i)")
     held = con.execute("SELECT sum(memory_usage_bytes) FROM duckdb_memory()").fetchall()[0][0]
-    need = 2001 * pair_screen.BYTES_PER_ROW
+    need = 2001 * pair_screen.BYTES_PER_ROW["fetch"]
     assert held > need
     monkeypatch.setattr(pair_screen, "memory_limit_bytes", lambda con: (held // 2 + need) * 4 // 3)
-    assert not pair_screen._numpy_fits(con, 2001)
+    assert not pair_screen._numpy_fits(con, 2001, pair_screen.BYTES_PER_ROW["fetch"])
     assert pair_screen.screen(con, "doubled", ["query_id", "doc_id"], BAD) == (2001, 0, 1)  # DuckDB sorts
-    assert pair_screen._numpy_fits(duckdb.connect(), 2001)  # the same limit, nothing held
+    assert pair_screen._numpy_fits(duckdb.connect(), 2001, pair_screen.BYTES_PER_ROW["fetch"])  # nothing held
+
+
+@pytest.mark.parametrize("table, expected", [("clean", (2000, 0, 0)), ("doubled", (2001, 0, 1)), ("bad", (2001, 1, 0))])
+def test_a_large_input_is_streamed_to_numpy_with_the_same_counts(con, monkeypatch, table, expected):
+    """Past STREAM_FROM_ROWS the hashes come in batches (here of 300 rows: 7 of them) into one array."""
+    monkeypatch.setattr(pair_screen, "STREAM_FROM_ROWS", 1000)
+    monkeypatch.setattr(pair_screen, "STREAM_BATCH_ROWS", 300)
+    streamed = []
+    original = pair_screen._streamed
+
+    def recorded(con, hashed, total):
+        streamed.append(total)
+        return original(con, hashed, total)
+
+    monkeypatch.setattr(pair_screen, "_streamed", recorded)
+    assert pair_screen.screen(con, table, ["query_id", "doc_id"], BAD) == expected
+    assert streamed == [expected[0]]
+    # the same hashes as one fetch: every pair hashed, none lost at a batch's edge
+    hashes, bad = original(con, f"SELECT hash(query_id, doc_id) AS pair_hash, {BAD} AS bad FROM {table}", expected[0])
+    fetched = con.sql(f"SELECT hash(query_id, doc_id) AS pair_hash FROM {table}").fetchnumpy()["pair_hash"]
+    assert (sorted(hashes.tolist()), bad) == (sorted(fetched.tolist()), expected[1])
+
+
+def test_the_stream_needs_less_of_the_memory_limit_than_one_fetch(con, monkeypatch):
+    # 8 bytes a row instead of 18: a limit that refuses numpy a single fetch of 2001 rows allows the stream
+    monkeypatch.setattr(pair_screen, "memory_limit_bytes", lambda con: 2001 * 12 * 4 // 3)
+    assert not pair_screen._numpy_fits(duckdb.connect(), 2001, pair_screen.BYTES_PER_ROW["fetch"])
+    assert pair_screen._numpy_fits(duckdb.connect(), 2001, pair_screen.BYTES_PER_ROW["stream"])
