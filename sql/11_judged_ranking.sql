@@ -24,19 +24,21 @@
 -- Two plans, one result; the depth picks one and DuckDB drops the other (its
 -- input is filtered by a constant that folds to false):
 --   full_ranking  depth NULL or > 32: one window numbers every document
---                 (sqlrank.ranked). Before the window each document is only
---                 marked: is its pair's 64-bit hash among the judged pairs'
---                 hashes? The window's output is cut to the marked documents
---                 and rank 1 in the same pipeline, and only those few are
---                 joined with the judgments on the ids themselves (which also
---                 drops a document marked by a mere hash collision). Joining
---                 every document with the judgments before the window instead
---                 kept their hash table (two strings a pair) in memory beside
---                 the window's: at 100M rows under a 4GB memory limit that
---                 statement took 19.1 s and 4.1 GB, the marks 13.4 s and
---                 2.3 GB; at 10M rows the two cost the same. Joining after the
---                 window without marks probes the hash table with every ranked
---                 document (100M rows: 27.5 s).
+--                 (sqlrank.ranked), reading the run directly: nothing between
+--                 the scan and the window, so DuckDB ranks a run clustered by
+--                 query_id in slices of query_ids (partitioned execution).
+--                 The window's output is then cut, in the same pipeline, to
+--                 rank 1 and the documents whose pair's 64-bit hash is among
+--                 the judged pairs' hashes, and only those few are joined with
+--                 the judgments on the ids themselves (which also drops a
+--                 document kept by a mere hash collision). At 100M rows under
+--                 a 4GB memory limit: 15.6 s and 2.8 GB, where joining every
+--                 document with the judgments before the window (whose hash
+--                 table, two strings a pair, stays in memory beside the
+--                 window's, and which stops the slicing) took 20.0 s and
+--                 4.1 GB; joining after the window on the ids, every ranked
+--                 document probing that hash table, 27.5 s. At 10M rows the
+--                 three cost the same (1.42-1.45 s).
 --   top_ranking   depth <= 32: a bounded heap per ranking keeps only the best
 --                 `depth` (score, doc_id) pairs, so the run is never sorted;
 --                 only those few rows are then joined with the judgments
@@ -52,18 +54,17 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
         FROM query_table(qrels_table)
         WHERE relevance > 0 OR (relevance = 0 AND zero_labels)
     ),
-    sqlrank_run_marked AS (
-        -- equal pairs hash equally, so no judged document goes unmarked; a collision marks one too many
-        SELECT run.*, hash(run.query_id, run.doc_id) IN (SELECT hash(query_id, doc_id) FROM sqlrank_judgment) AS marked
-        FROM query_table(run_table) AS run
-        WHERE depth IS NULL OR depth > 32
+    sqlrank_full_ranking_input AS (
+        SELECT * FROM query_table(run_table) WHERE depth IS NULL OR depth > 32
     ),
     marked_ranks AS (
         -- only known columns, so that the natural join below joins on the ranking's keys alone;
-        -- ranked's own num_ret is not read, and DuckDB drops its window count
+        -- ranked's own num_ret is not read, and DuckDB drops its window count.
+        -- The mark: equal pairs hash equally, so no judged document goes unmarked; a collision
+        -- marks one too many, which the join below drops
         SELECT COLUMNS('^(run_id|query_id|doc_id|rank)$')
-        FROM sqlrank.ranked('sqlrank_run_marked', score_precision := score_precision, one_run := one_run)
-        WHERE (marked OR rank = 1)
+        FROM sqlrank.ranked('sqlrank_full_ranking_input', score_precision := score_precision, one_run := one_run)
+        WHERE (rank = 1 OR hash(query_id, doc_id) IN (SELECT hash(query_id, doc_id) FROM sqlrank_judgment))
           AND (depth IS NULL OR rank <= depth)
     ),
     kept_ranks AS (
