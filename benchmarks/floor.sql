@@ -35,12 +35,16 @@ ideal AS (
     GROUP BY query_id
 ),
 -- Rank the run like trec_eval: score descending, ties by doc_id descending.
--- The semi join first drops run-only queries before the expensive window.
+-- The window reads the file directly: DuckDB then ranks a large run in slices
+-- of query_ids (partitioned execution). Dropping run-only queries first (a
+-- semi join with topics) puts a join between the scan and the window, which
+-- stops that: 100M rows under a 4GB limit took 20.8 s that way, 15.2 s this
+-- way, and 10M rows 1.6 s against 1.5 s. Run-only queries have no judgments,
+-- so the join below drops them anyway.
 ranked AS (
     SELECT query_id, doc_id,
            row_number() OVER (PARTITION BY query_id ORDER BY score DESC, doc_id DESC) AS rank
     FROM read_parquet(getvariable('run'))
-    WHERE query_id IN (SELECT query_id FROM topics)
 ),
 -- Only retrieved relevant documents contribute to any of the five measures,
 -- so keep just those hits; hit_no is the number of relevant docs at or above

@@ -33,14 +33,15 @@ ideal AS (
     GROUP BY query_id
 ),
 -- Rank the run like trec_eval (score descending, ties by doc_id descending)
--- and keep the top 10; run-only queries are dropped before the window.
+-- and keep the top 10. The window reads the file directly, as in floor.sql
+-- (no semi join with topics before it: that stops DuckDB's partitioned
+-- window); the join below drops run-only queries.
 top10 AS (
     SELECT query_id, doc_id, rank
     FROM (
         SELECT query_id, doc_id,
                row_number() OVER (PARTITION BY query_id ORDER BY score DESC, doc_id DESC) AS rank
         FROM read_parquet(getvariable('run'))
-        WHERE query_id IN (SELECT query_id FROM topics)
     )
     WHERE rank <= 10
 ),
