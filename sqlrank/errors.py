@@ -28,3 +28,11 @@ class EvaluationError(SqlrankError):
 
 class OutputError(SqlrankError):
     """A result cannot be written where it was asked to go."""
+
+
+class SqlrankNotice(UserWarning):
+    """Something a loader did that changes values (labels cut to integers, duplicate rows dropped).
+
+    evaluate() reports these in Result.notices(); load_run() and load_qrels(), which return only a
+    view's name, issue them as this warning.
+    """

@@ -4,18 +4,29 @@
     sqlrank.load_qrels(con, "qrels.txt", name="qrels")
     sqlrank.load_run(con, "run.parquet", name="run")
     con.sql("SELECT avg(value) FROM sqlrank.ndcg('qrels', 'run', k := 10)")
+
+What a loader changes (TREC labels cut to integers, duplicate rows dropped under
+duplicates='first' or 'max') is issued as a sqlrank.SqlrankNotice warning.
 """
 
 from __future__ import annotations
 
+import warnings
+
 from . import inputs
+from .errors import SqlrankNotice
+from .result import duplicates_notice
 
 
 def _register(con, source, name: str, kind: str, duplicates: str, columns: dict) -> str:
     loaded = inputs.load(con, source, f"sqlrank_{kind}_{name}_source", kind, columns)
-    inputs.resolve_duplicates(con, loaded, kind, duplicates)
+    dropped = inputs.resolve_duplicates(con, loaded, kind, duplicates)
     con.execute(f"CREATE OR REPLACE TEMP VIEW {inputs.quote_identifier(name)} AS "
                 f"SELECT * FROM {inputs.quote_identifier(loaded.table)}")
+    # what evaluate() would list in Result.notices(): here only a name is returned, so say it now
+    notices = loaded.notes + ([duplicates_notice(loaded.label, kind, dropped, duplicates)] if dropped else [])
+    for notice in notices:
+        warnings.warn(notice, SqlrankNotice, stacklevel=3)
     return name
 
 

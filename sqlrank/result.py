@@ -34,16 +34,14 @@ class Report:
     def notices(self) -> list[str]:
         """One line per thing the user should know; empty when nothing was filled, skipped or dropped."""
         lines = list(self.input_notes)
-        kept = {"first": "kept the first", "max": "kept the highest"}.get(self.duplicates_policy, "")
         if self.qrels_duplicates_dropped:
-            lines.append(f"{self.qrels_label}: {_count(self.qrels_duplicates_dropped, 'duplicate judgment row')} "
-                         f"dropped, {kept} label (duplicates='{self.duplicates_policy}')")
+            lines.append(duplicates_notice(self.qrels_label, "qrels", self.qrels_duplicates_dropped,
+                                           self.duplicates_policy))
         for name, label, dropped in self.run_sources:
             if dropped:
                 # "<pandas DataFrame>" says little when several runs are given: name the run instead
                 source = f"run '{name}'" if name and label.startswith("<") else label
-                lines.append(f"{source}: {_count(dropped, 'duplicate run row')} dropped, {kept} score "
-                             f"(duplicates='{self.duplicates_policy}')")
+                lines.append(duplicates_notice(source, "run", dropped, self.duplicates_policy))
         action = {"zero": "scored 0", "skip": "left out of the mean", "error": "refused"}[self.missing_policy]
         for run_id, run in self.runs.items():
             if run.missing_queries:
@@ -65,6 +63,13 @@ def where_all(table: pa.Table, is_all: bool) -> pa.Table:
 
     test = pc.equal if is_all else pc.not_equal
     return table.filter(test(table["query_id"], "all"))
+
+
+def duplicates_notice(source: str, kind: str, dropped: int, policy: str) -> str:
+    """'<source>: 2 duplicate run rows dropped, kept the highest score (duplicates='max')'."""
+    row, value = ("judgment row", "label") if kind == "qrels" else ("run row", "score")
+    kept = {"first": "kept the first", "max": "kept the highest"}.get(policy, "")
+    return f"{source}: {_count(dropped, 'duplicate ' + row)} dropped, {kept} {value} (duplicates='{policy}')"
 
 
 def _count(number: int, singular: str, plural: str | None = None) -> str:

@@ -314,5 +314,20 @@ def test_load_run_applies_the_duplicates_policy():
     run = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["A", "A"], "score": [1.0, 2.0]})
     with pytest.raises(InputError, match="duplicate"):
         sqlrank.load_run(con, run)
-    sqlrank.load_run(con, run, duplicates="max")
+    with pytest.warns(sqlrank.SqlrankNotice) as notices:
+        sqlrank.load_run(con, run, duplicates="max")
     assert con.execute("SELECT * FROM run").fetchall() == [("q1", "A", 2.0)]
+    # what evaluate() lists in Result.notices(), said here as a warning: the view alone would not show it
+    assert [str(n.message) for n in notices] == [
+        "<pandas DataFrame>: 1 duplicate run row dropped, kept the highest score (duplicates='max')"]
+
+
+def test_load_qrels_says_what_it_changed_and_only_then(tmp_path, recwarn):
+    con = sqlrank.connect()
+    sqlrank.load_qrels(con, DATA / "qrels.txt")
+    assert not recwarn.list  # nothing changed: nothing said
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 A 1.9\nq1 0 B 1\n")
+    with pytest.warns(sqlrank.SqlrankNotice, match=r"1 relevance label\(s\) are not whole numbers.*1\.9 -> 1"):
+        sqlrank.load_qrels(con, qrels, name="cut")
+    assert con.execute("SELECT doc_id, relevance FROM cut ORDER BY doc_id").fetchall() == [("A", 1.0), ("B", 1.0)]
