@@ -66,3 +66,16 @@ def test_the_checked_floor_stops_on_a_duplicate(files, tmp_path):
                           capture_output=True, text=True)
     assert done.returncode != 0
     assert "1 equal pair hashes" in done.stderr
+
+
+def test_the_checked_floor_streams_a_large_input_as_sqlrank_does(files, monkeypatch):
+    import duckdb
+
+    import contenders
+
+    con = duckdb.connect()
+    fetched, fetched_bad = contenders.pair_hashes(con, str(files["run_parquet"]), "score")
+    monkeypatch.setattr(contenders, "STREAM_FROM_ROWS", 1000)  # the 100k rows now come in batches
+    streamed, streamed_bad = contenders.pair_hashes(con, str(files["run_parquet"]), "score")
+    assert len(streamed) == len(fetched) == 100_000
+    assert (sorted(streamed.tolist()), streamed_bad) == (sorted(fetched.tolist()), fetched_bad)
