@@ -37,8 +37,8 @@
 --                 table, two strings a pair, stays in memory beside the
 --                 window's, and which stops the slicing) took 20.0 s and
 --                 4.1 GB; joining after the window on the ids, every ranked
---                 document probing that hash table, 27.5 s. At 10M rows the
---                 three cost the same (1.42-1.45 s).
+--                 document probing that hash table, 27.5 s. At 10M rows all
+--                 three cost about the same (medians of 1.35-1.48 s).
 --   top_ranking   depth <= 32: a bounded heap per ranking keeps only the best
 --                 `depth` (score, doc_id) pairs, so the run is never sorted;
 --                 only those few rows are then joined with the judgments
