@@ -38,9 +38,10 @@ ideal AS (
 -- The window reads the file directly: DuckDB then ranks a large run in slices
 -- of query_ids (partitioned execution). Dropping run-only queries first (a
 -- semi join with topics) puts a join between the scan and the window, which
--- stops that: 100M rows under a 4GB limit took 20.8 s that way, 15.2 s this
--- way, and 10M rows 1.6 s against 1.5 s. Run-only queries have no judgments,
--- so the join below drops them anyway.
+-- stops that: 10M rows took 1.6 s that way and 1.5 s this way (medians of 4),
+-- 100M rows under a 4GB limit 20.8 s against 15.2 s (one run each; at 100M
+-- either form varies a lot between runs, see benchmarks/README.md). Run-only
+-- queries have no judgments, so the join below drops them anyway.
 ranked AS (
     SELECT query_id, doc_id,
            row_number() OVER (PARTITION BY query_id ORDER BY score DESC, doc_id DESC) AS rank
