@@ -387,8 +387,8 @@ def _load_trec_fast(con, path: Path, compression: str, raw: str, kind: str) -> b
     in ~1.2 s instead of ~17 s. Whenever the two readers could differ this gives up (returns False,
     having created nothing) and the general reader reads the file and explains what is wrong with it:
     a wrong number of fields, an empty field (double, leading or trailing spaces: DuckDB reads it as
-    NULL), a comment line, a BOM at the edge of a line, bytes that split or refuse lines there
-    (_trec_plain_bytes), text that is not UTF-8, anything DuckDB fails on.
+    NULL), a comment line, a BOM anywhere but at the file's start, bytes that split or refuse lines
+    there (both _trec_plain_bytes), text that is not UTF-8, anything DuckDB fails on.
     """
     if _in_transaction(con) or not _trec_plain_bytes(path, compression):
         return False
@@ -397,9 +397,9 @@ def _load_trec_fast(con, path: Path, compression: str, raw: str, kind: str) -> b
     reader = (f"read_csv({_duckdb_path(path)}, columns = {{{columns}}}, header = false, delim = ' ', quote = '', "
               f"escape = '', comment = '', auto_detect = false, strict_mode = true, "
               f"compression = '{compression}', hive_partitioning = false)")
-    # the general reader skips `#` lines and trims a BOM (U+FEFF) off both ends of a line
-    ok = (" AND ".join(f"{name} IS NOT NULL" for name in names) + " AND NOT starts_with(f1, '#') "
-          f"AND NOT starts_with(f1, chr(65279)) AND NOT ends_with({names[-1]}, chr(65279))")
+    # the general reader skips `#` lines (a BOM, which it trims off both ends of a line, stopped
+    # this reader before it began: checking it here cost 0.1 s on 10M lines, in Python ~0)
+    ok = " AND ".join(f"{name} IS NOT NULL" for name in names) + " AND NOT starts_with(f1, '#')"
     select = _trec_select(kind, f"CASE WHEN {ok} THEN f1 ELSE error('not a plain TREC line') END", names)
     try:
         con.execute(f"CREATE OR REPLACE TEMP TABLE {quote_identifier(raw)} AS SELECT {select} FROM {reader}")
@@ -413,10 +413,13 @@ def _load_trec_fast(con, path: Path, compression: str, raw: str, kind: str) -> b
 # Bytes the single-space split would keep inside a field: the general reader splits fields at
 # tabs, VT and FF, and refuses 0x1F; NUL is left to it too, to be safe
 _TREC_SPLIT_BYTES = (b"\t", b"\x0b", b"\x0c", b"\x1f", b"\x00")
+# A BOM (U+FEFF): both readers drop one at the file's start; elsewhere the general reader trims it off
+# the ends of a line and the split would keep it, so any other BOM leaves the file to the general reader
+_BOM = "\ufeff".encode()
 
 
 def _trec_plain_bytes(path: Path, compression: str) -> bool:
-    """Whether the file holds none of _TREC_SPLIT_BYTES (memchr over 16 MiB chunks).
+    """Whether the file holds none of _TREC_SPLIT_BYTES, and a BOM at most at its start (memchr, 16 MiB chunks).
 
     The file is read twice (here, then by DuckDB), yet for 10M lines (380 MB) this costs 0.11 s where the
     same test in the reader's SQL costs 0.45 s; gzip, decompressed twice, is the exception (0.85 s here
@@ -425,9 +428,19 @@ def _trec_plain_bytes(path: Path, compression: str) -> bool:
     opener = gzip.open if compression == "gzip" else open
     try:
         with opener(path, "rb") as handle:
-            while chunk := handle.read(1 << 24):
-                if any(byte in chunk for byte in _TREC_SPLIT_BYTES):
+            chunk = handle.read(1 << 24)
+            if chunk.startswith(_BOM):
+                chunk = chunk[len(_BOM):]
+            tail = b""  # the end of the chunk before, for a BOM split between two chunks
+            while chunk:
+                if any(byte in chunk for byte in _TREC_SPLIT_BYTES) or _BOM in tail + chunk[:2]:
                     return False
+                # memchr for the BOM's first byte, rare in most runs; a search for all three bytes
+                # runs at a fraction of memchr's speed (0.1 s more on 10M lines)
+                if _BOM[:1] in chunk and _BOM in chunk:
+                    return False
+                tail = chunk[-2:]
+                chunk = handle.read(1 << 24)
     except _READ_ERRORS:
         return False  # the general reader says what is wrong
     return True

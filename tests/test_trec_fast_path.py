@@ -167,3 +167,18 @@ def test_the_fast_reader_stays_out_of_a_callers_transaction(tmp_path):
         assert not inputs._load_trec_fast(con, path, "none", "raw", "run")
         assert inputs.load(con, path, "run", "run").table == "run"
         con.rollback()
+
+
+@pytest.mark.parametrize("shift", [-3, -2, -1, 0])
+def test_a_bom_is_seen_where_the_byte_scan_cuts_the_file(tmp_path, shift):
+    """The byte scan reads 16 MiB at a time; a BOM inside a doc id must stop the fast reader wherever it falls."""
+    line = b"q1 Q0 d1 1 2.5 r\n"
+    size = 1 << 24
+    prefix = line * ((size - 100) // len(line))
+    start = b"q1 Q0 d"
+    filler = b"x" * (size + shift - len(prefix) - len(start))  # the BOM starts at byte size + shift
+    path = tmp_path / "run.trec"
+    path.write_bytes(prefix + start + filler + "\ufeff".encode() + b"y 1 2.5 r\n")
+    assert not inputs._trec_plain_bytes(path, "none")
+    path.write_bytes(prefix + start + filler + b"zzzy 1 2.5 r\n")  # the same length, no BOM
+    assert inputs._trec_plain_bytes(path, "none")
