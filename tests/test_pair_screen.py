@@ -117,3 +117,12 @@ def test_the_stream_needs_less_of_the_memory_limit_than_one_fetch(con, monkeypat
     monkeypatch.setattr(pair_screen, "memory_limit_bytes", lambda con: 2001 * 12 * 4 // 3)
     assert not pair_screen._numpy_fits(duckdb.connect(), 2001, pair_screen.BYTES_PER_ROW["fetch"])
     assert pair_screen._numpy_fits(duckdb.connect(), 2001, pair_screen.BYTES_PER_ROW["stream"])
+
+
+def test_the_stream_keeps_rows_that_arrive_beyond_the_count(con):
+    """The count and the stream are two reads: a file that grew in between still has every row screened."""
+    hashed = f"SELECT hash(query_id, doc_id) AS pair_hash, {BAD} AS bad FROM doubled"
+    hashes, bad = pair_screen._streamed(con, hashed, 1000)  # counted 1000, 2001 arrive
+    assert (len(hashes), bad) == (2001, 0)
+    hashes.sort()
+    assert int((hashes[1:] == hashes[:-1]).sum()) == 1
