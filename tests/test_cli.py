@@ -619,3 +619,24 @@ def test_the_command_line_gives_openblas_one_thread_before_numpy_loads():
     theirs = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                             env={**env, "OPENBLAS_NUM_THREADS": "4"}, timeout=60)
     assert (theirs.returncode, theirs.stdout) == (0, "4\n"), theirs.stderr
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "trec"])
+def test_an_evaluation_from_files_does_not_load_pandas(tmp_path, fmt):
+    """With pandas installed (the test extra installs it), pyarrow 26 imports it on its first compute call
+    or filter, 0.14-0.2 s of a 1M-row evaluation; files in, files out, nothing needs it."""
+    pytest.importorskip("pandas")  # without pandas the test could not fail
+    script = (
+        "import sys\n"
+        "import sqlrank.cli\n"
+        f"sys.argv = ['sqlrank', 'eval', {str(ROOT / 'data' / 'qrels.txt')!r}, {str(ROOT / 'data' / 'bm25.trec')!r},\n"
+        f"            '-m', 'nDCG@10', '-m', 'AP', '-f', {fmt!r}, '-o', {str(tmp_path / 'out')!r}]\n"
+        "try:\n"
+        "    sqlrank.cli.main()\n"
+        "except SystemExit as end:\n"
+        "    assert not end.code, end.code\n"
+        "print('pandas' in sys.modules)\n"
+    )
+    process = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (process.returncode, process.stdout) == (0, "False\n"), process.stderr
+    assert ("0.6518544470126822" if fmt == "csv" else "0.6519") in (tmp_path / "out").read_text()  # bm25's nDCG@10
