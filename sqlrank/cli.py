@@ -30,7 +30,7 @@ import sqlrank
 from . import export
 from .engine import MISSING_POLICIES, SCORE_PRECISIONS, _path_name
 from .errors import SqlrankError
-from .inputs import DUPLICATE_POLICIES
+from .input_checks import DUPLICATE_POLICIES
 from .measures import PARAMETERS, describe
 
 # what `sqlrank eval` computes when no -m is given: the measures most papers report

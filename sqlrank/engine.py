@@ -26,9 +26,11 @@ import duckdb
 
 from . import inputs
 from .errors import EvaluationError, SqlrankError
+from .input_checks import resolve_duplicates
 from .macros import connect, install
 from .measures import Measure, parse_all
 from .result import Report, Result, RunReport
+from .sources import first_line, quote_identifier, quote_literal
 
 MISSING_POLICIES = ("zero", "skip", "error")
 SCORE_PRECISIONS = ("double", "float32")
@@ -100,7 +102,7 @@ def evaluate(
             _refuse_missing(report)
         table = con.sql(measures_sql(parsed, missing)).to_arrow_table()
     except duckdb.Error as error:
-        raise EvaluationError(f"evaluation failed: {inputs._first_line(error)}") from None
+        raise EvaluationError(f"evaluation failed: {first_line(error)}") from None
     return Result(table, parsed, report)
 
 
@@ -157,10 +159,10 @@ def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision
     for number, (run_id, table) in enumerate(run_tables):
         # run_id None: the table names its own runs in a run_id column; otherwise it holds one run
         one_run = "false" if run_id is None else "true"
-        call = (f"sqlrank.judged_ranking('{QRELS_TABLE}', {inputs.quote_literal(table)}, "
+        call = (f"sqlrank.judged_ranking('{QRELS_TABLE}', {quote_literal(table)}, "
                 f"depth := {_sql_value(depth)}, score_precision := '{score_precision}', one_run := {one_run}, "
                 f"zero_labels := {'true' if zero_labels else 'false'})")
-        label = "" if run_id is None else f"{inputs.quote_literal(run_id)} AS run_id, "
+        label = "" if run_id is None else f"{quote_literal(run_id)} AS run_id, "
         select = f"SELECT {label}* FROM {call}"
         if number == 0:
             statements.append(f"CREATE OR REPLACE TEMP TABLE {JUDGED_TABLE} AS {select}")
@@ -215,7 +217,7 @@ def _sql_value(value) -> str:
         raise TypeError("booleans are not measure parameters")
     if isinstance(value, (int, float)):
         return repr(value)
-    return inputs.quote_literal(value)
+    return quote_literal(value)
 
 
 def _check_choice(name: str, value, allowed) -> None:
@@ -228,9 +230,9 @@ def _check_choice(name: str, value, allowed) -> None:
 def _load_inputs(con, qrels, run, mapping, duplicates, missing, depth=None) -> Report:
     qrels_columns = {k: v for k, v in mapping.items() if k != "score"}
     loaded_qrels = inputs.load(con, qrels, QRELS_TABLE + "_source", "qrels", qrels_columns)
-    dropped_qrels = inputs.resolve_duplicates(con, loaded_qrels, "qrels", duplicates)
+    dropped_qrels = resolve_duplicates(con, loaded_qrels, "qrels", duplicates)
     # the qrels are small and read by several parts of the statement: keep one copy
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {QRELS_TABLE} AS SELECT * FROM {inputs.quote_identifier(loaded_qrels.table)}")
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {QRELS_TABLE} AS SELECT * FROM {quote_identifier(loaded_qrels.table)}")
     if con.execute(f"SELECT count(*) FROM {QRELS_TABLE} WHERE query_id = 'all'").fetchall()[0][0]:
         # the result's `all` rows are the means: a query of that name would be mistaken for them
         raise EvaluationError(f"{loaded_qrels.label}: a query is named 'all', which the result reserves for the "
@@ -241,8 +243,8 @@ def _load_inputs(con, qrels, run, mapping, duplicates, missing, depth=None) -> R
     run_columns = {k: v for k, v in mapping.items() if k != "relevance"}
     for number, (name, source, explicit) in enumerate(_named_runs(run)):
         loaded = inputs.load(con, source, f"sqlrank_run_{number}", "run", run_columns)
-        dropped = inputs.resolve_duplicates(con, loaded, "run", duplicates)
-        table = inputs.quote_identifier(loaded.table)
+        dropped = resolve_duplicates(con, loaded, "run", duplicates)
+        table = quote_identifier(loaded.table)
         has_run_id = "run_id" in [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()]
         if has_run_id and explicit:
             # a table that names its own runs, and a name given to it: which one is meant would be a guess
@@ -267,7 +269,7 @@ def _check_distinct_run_names(con, run_tables: list[tuple[str | None, str]]) -> 
             names.append(run_id)
         else:  # the table's own run ids (a scan of the run_id column, only when several runs are given)
             names += [r[0] for r in con.execute(
-                f"SELECT DISTINCT CAST(run_id AS VARCHAR) FROM {inputs.quote_identifier(table)}").fetchall()]
+                f"SELECT DISTINCT CAST(run_id AS VARCHAR) FROM {quote_identifier(table)}").fetchall()]
     clashes = sorted(name for name in set(names) if names.count(name) > 1)
     if clashes:
         raise EvaluationError(f"two runs have the same name ({', '.join(clashes)}); pass a dict {{name: run}} "

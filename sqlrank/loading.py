@@ -15,14 +15,16 @@ import warnings
 
 from . import inputs
 from .errors import SqlrankNotice
+from .input_checks import resolve_duplicates
 from .result import duplicates_notice
+from .sources import quote_identifier
 
 
 def _register(con, source, name: str, kind: str, duplicates: str, columns: dict) -> str:
     loaded = inputs.load(con, source, f"sqlrank_{kind}_{name}_source", kind, columns)
-    dropped = inputs.resolve_duplicates(con, loaded, kind, duplicates)
-    con.execute(f"CREATE OR REPLACE TEMP VIEW {inputs.quote_identifier(name)} AS "
-                f"SELECT * FROM {inputs.quote_identifier(loaded.table)}")
+    dropped = resolve_duplicates(con, loaded, kind, duplicates)
+    con.execute(f"CREATE OR REPLACE TEMP VIEW {quote_identifier(name)} AS "
+                f"SELECT * FROM {quote_identifier(loaded.table)}")
     # what evaluate() would list in Result.notices(): here only a name is returned, so say it now
     notices = loaded.notes + ([duplicates_notice(loaded.label, kind, dropped, duplicates)] if dropped else [])
     for notice in notices:

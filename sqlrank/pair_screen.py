@@ -5,7 +5,7 @@ means looking at every row. The screen hashes each pair in DuckDB, reads the
 hashes into numpy and sorts them there: equal neighbours are the only candidates
 for a duplicate. When there are none, every pair is different and no exact
 check is needed; equal hashes (a duplicate, or a collision: about one chance
-in 10^5 for 10M rows) leave the exact check to inputs.resolve_duplicates().
+in 10^5 for 10M rows) leave the exact check to input_checks.resolve_duplicates().
 
 Why numpy: its vectorised sort (x86-simd-sort, Highway on ARM) sorts 10M
 64-bit hashes in 0.06 s. The whole screen costs 0.23 s on a 10M-row Parquet

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sqlrank import inputs
+from sqlrank import inputs, trec_text
 from sqlrank.errors import InputError
 
 SETTINGS = settings(max_examples=300, deadline=None,
@@ -84,10 +84,10 @@ def table_of(con, table: str) -> tuple[list, list]:
 def both_readers(path: Path, kind: str, compression: str = "none"):
     """(fast table or None if it gave up, general table or None if it refused the file)."""
     with duckdb.connect() as con:
-        fast = table_of(con, "raw") if inputs._load_trec_fast(con, path, compression, "raw", kind) else None
+        fast = table_of(con, "raw") if trec_text.load_fast(con, path, compression, "raw", kind) else None
     with duckdb.connect() as con:
         try:
-            inputs._load_trec_general(con, path, compression, "raw", kind)
+            trec_text.load_general(con, path, compression, "raw", kind)
         except InputError:
             return fast, None
         return fast, table_of(con, "raw")
@@ -125,7 +125,7 @@ def test_plain_files_take_the_fast_reader(tmp_path, monkeypatch, kind, variant):
     def general(*args):
         raise AssertionError("the general reader was used")
 
-    monkeypatch.setattr(inputs, "_load_trec_general", general)
+    monkeypatch.setattr(trec_text, "load_general", general)
     with duckdb.connect() as con:
         if variant == "empty":
             with pytest.raises(InputError, match=f"no {kind} lines"):
@@ -143,7 +143,7 @@ def test_the_fast_reader_reads_a_plain_run_and_its_numbers(tmp_path):
     path = tmp_path / "run.trec"
     path.write_text("q1 Q0 d1 1 2.5 r\nq1 Q0 d2 2 -1e400 r\nq2 Q0 d#1 1 inf r\n")
     with duckdb.connect() as con:
-        assert inputs._load_trec_fast(con, path, "none", "raw", "run")
+        assert trec_text.load_fast(con, path, "none", "raw", "run")
         assert con.execute("SELECT * FROM raw").fetchall() == [("q1", "d1", 2.5), ("q1", "d2", -math.inf),
                                                                ("q2", "d#1", math.inf)]
 
@@ -155,7 +155,7 @@ def test_the_fast_reader_gives_up_on_lines_it_could_read_differently(tmp_path, l
     path = tmp_path / "run.trec"
     path.write_text(f"q0 Q0 d0 1 3.0 r\n{line}\n")
     with duckdb.connect() as con:
-        assert not inputs._load_trec_fast(con, path, "none", "raw", "run")
+        assert not trec_text.load_fast(con, path, "none", "raw", "run")
 
 
 def test_the_fast_reader_stays_out_of_a_callers_transaction(tmp_path):
@@ -164,7 +164,7 @@ def test_the_fast_reader_stays_out_of_a_callers_transaction(tmp_path):
     path.write_text("q1 Q0 d1 1 2.5 r\n")
     with duckdb.connect() as con:
         con.begin()
-        assert not inputs._load_trec_fast(con, path, "none", "raw", "run")
+        assert not trec_text.load_fast(con, path, "none", "raw", "run")
         assert inputs.load(con, path, "run", "run").table == "run"
         con.rollback()
 
@@ -179,6 +179,6 @@ def test_a_bom_is_seen_where_the_byte_scan_cuts_the_file(tmp_path, shift):
     filler = b"x" * (size + shift - len(prefix) - len(start))  # the BOM starts at byte size + shift
     path = tmp_path / "run.trec"
     path.write_bytes(prefix + start + filler + "\ufeff".encode() + b"y 1 2.5 r\n")
-    assert not inputs._trec_plain_bytes(path, "none")
+    assert not trec_text.plain_bytes(path, "none")
     path.write_bytes(prefix + start + filler + b"zzzy 1 2.5 r\n")  # the same length, no BOM
-    assert inputs._trec_plain_bytes(path, "none")
+    assert trec_text.plain_bytes(path, "none")

@@ -1,0 +1,80 @@
+"""What every input reader shares: the record of a loaded input, SQL quoting, opening files, message pieces."""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import InputError
+
+# the canonical columns of each kind of input
+RUN_COLUMNS = ("query_id", "doc_id", "score")
+QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
+
+
+def quote_identifier(name: str) -> str:
+    return '"' + str(name).replace('"', '""') + '"'
+
+
+def quote_literal(text: str) -> str:
+    return "'" + str(text).replace("'", "''") + "'"
+
+
+@dataclass
+class Loaded:
+    """A canonical table in the connection and where it came from (for messages)."""
+
+    table: str
+    label: str  # file path or "<pandas DataFrame>" ...
+    path: Path | None = None
+    trec: bool = False
+    compression: str = "none"
+    fmt: str = "table"  # how it was read, for messages: trec, csv, tsv, json, parquet, table
+    source: str | None = None  # SQL of the raw input, re-read only to explain a bad row
+    columns: dict[str, str] = field(default_factory=dict)  # canonical name -> the input's column
+    notes: list[str] = field(default_factory=list)  # things the user should be told (Report.notices)
+    # False once validate() has seen every (query_id, doc_id) pair hash to a different value
+    may_have_duplicates: bool = True
+
+
+def duckdb_path(path: Path) -> str:
+    """The path as a DuckDB string literal naming exactly this file.
+
+    DuckDB expands `*`, `?` and `[...]` in file names (globs) and treats
+    `s3://`, `~` ... specially; an absolute path with the glob characters
+    bracketed (`[*]`) names the one file the user gave.
+    """
+    text = str(path.absolute())
+    return quote_literal("".join(f"[{c}]" if c in "*?[" else c for c in text))
+
+
+def open_text(path: Path, compression: str):
+    """The file as text, universal newlines (\\n, \\r\\n, \\r: DuckDB's line ends), bad bytes replaced."""
+    if compression == "gzip":
+        return gzip.open(path, "rt", encoding="utf-8", errors="replace", newline=None)
+    return open(path, encoding="utf-8", errors="replace", newline=None)
+
+
+READ_ERRORS = (OSError, EOFError, zlib.error, ValueError)  # gzip.BadGzipFile is an OSError
+
+
+def corrupt_gzip(label: str, error: Exception) -> InputError:
+    return InputError(f"{label}: the gzip data is truncated or corrupt ({first_line(error)}); "
+                      "re-create or re-download the file (`gzip -t` checks it)")
+
+
+def trec_example(kind: str) -> str:
+    return "'301 Q0 FBIS3-10082 1 12.5 myrun' (qid Q0 docno rank score tag)" if kind == "run" \
+        else "'301 0 FBIS3-10082 1' (qid iter docno relevance)"
+
+
+def shorten(text, width: int = 80) -> str:
+    """User text for a one-line message: control characters escaped (\\t, \\x1f), cut at `width`."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def first_line(error: Exception) -> str:
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
