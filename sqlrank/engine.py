@@ -100,15 +100,19 @@ def evaluate(
         _report_coverage(con, report)
         if missing == "error":
             _refuse_missing(report)
-        table = con.sql(measures_sql(parsed, missing)).to_arrow_table()
+        table = con.sql(measures_sql(parsed, missing, run_order=_given_order(report))).to_arrow_table()
     except duckdb.Error as error:
         raise EvaluationError(f"evaluation failed: {first_line(error)}") from None
     return Result(table, parsed, report)
 
 
 def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = JUDGED_TABLE,
-                 qrels: str = QRELS_TABLE) -> str:
-    """The one statement computing every measure at every cutoff from the judged table."""
+                 qrels: str = QRELS_TABLE, run_order: list[str] | None = None) -> str:
+    """The one statement computing every measure at every cutoff from the judged table.
+
+    Rows come run by run, in `run_order` (runs not named there after it, by run_id), each run's
+    per-query rows by query_id and then its `all` rows, measures in the order asked for.
+    """
     groups: dict[tuple, list[tuple[int, Measure]]] = defaultdict(list)
     for ordinal, measure in enumerate(measures):
         groups[_group_key(measure)].append((ordinal, measure))
@@ -133,6 +137,9 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
                 f"{measure.definition.column} AS value, {ordinal} AS ordinal FROM {name} WHERE {k_test}"
             )
     per_query = "\n    UNION ALL ".join(branches)
+    given = ""
+    if run_order and len(run_order) > 1:  # one run: nothing to order
+        given = f"list_position([{', '.join(quote_literal(r) for r in run_order)}], run_id) NULLS LAST, "
     return (
         "WITH\n" + ",\n".join(ctes) + f",\nper_query AS MATERIALIZED (\n    {per_query}\n)\n"
         "SELECT run_id, query_id, measure, value FROM (\n"
@@ -140,7 +147,7 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
         "    UNION ALL\n"
         "    SELECT run_id, query_id, measure, value, ordinal, 1 AS summary_row\n"
         "    FROM sqlrank.summary('per_query')  -- groups by run_id, measure, ordinal\n"
-        ") ORDER BY run_id, summary_row, query_id, ordinal"
+        f") ORDER BY {given}run_id, summary_row, query_id, ordinal"
     )
 
 
@@ -328,10 +335,21 @@ def _report_coverage(con, report: Report) -> None:
         FROM runs ORDER BY runs.run_id
         """
     ).fetchall()
+    position = {run_id: number for number, run_id in enumerate(_given_order(report))}
+    rows.sort(key=lambda row: position.get(row[0], len(position)))  # stable: a table's own runs stay by run_id
     for run_id, queries, missing, run_only in rows:
         report.runs[run_id] = RunReport(queries=queries, missing_queries=list(missing or []), run_only_queries=run_only)
     if not report.runs:
         raise EvaluationError(f"the run has no rows: nothing to evaluate ({', '.join(l for _, l, _ in report.run_sources)})")
+
+
+def _given_order(report: Report) -> list[str]:
+    """The runs named by the caller (dict keys, file names), in the order given.
+
+    Results keep that order, as ir_measures and ranx do. A table with its own run_id
+    column names its runs itself, in no order the caller chose: those come by run_id.
+    """
+    return [run_id for run_id, _ in report.run_tables if run_id is not None]
 
 
 def _refuse_missing(report: Report) -> None:

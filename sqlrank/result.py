@@ -90,7 +90,7 @@ class Result:
         self._table = table
         self.measures = [str(m) for m in measures]
         self.report = report
-        # the runs that have rows, in the table's order (both sorted by run_id), from the report rather
+        # the runs that have rows, in the table's order (both in the order given), from the report rather
         # than from the table's 500k-row column (importing pyarrow.compute alone costs 25 ms): every
         # run has a row per qrels query, unless missing='skip' leaves out all of a run's queries
         self.runs = [run_id for run_id, run in report.runs.items()

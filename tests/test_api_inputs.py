@@ -271,6 +271,24 @@ def test_many_runs_as_one_table_with_run_id_and_as_a_list(tmp_path):
     assert sqlrank.evaluate(DATA / "qrels.txt", nested_runs, MEASURES).to_arrow().to_pylist() == expected
 
 
+def test_runs_come_in_the_order_given():
+    """As in ir_measures and ranx: a dict's keys and a list's files keep their order in every output;
+    a table with its own run_id column names its runs in no chosen order, so those come by run_id."""
+    given = {"zeta": DATA / "bm25.trec", "alpha": DATA / "dense.trec"}
+    result = sqlrank.evaluate(DATA / "qrels.txt", given, ["AP"])
+    assert result.runs == ["zeta", "alpha"]
+    assert list(result.summary) == ["zeta", "alpha"]
+    assert result.summary["zeta"]["AP"] == pytest.approx(0.5555555555555556, abs=1e-15)  # bm25, data/README.md
+    run_ids = result.to_arrow().column("run_id").to_pylist()
+    assert run_ids == ["zeta"] * run_ids.count("zeta") + ["alpha"] * run_ids.count("alpha")
+    assert str(result).splitlines()[0].split() == ["measure", "zeta", "alpha"]
+    listed = sqlrank.evaluate(DATA / "qrels.txt", [DATA / "dense.trec", DATA / "bm25.trec"], ["AP"])
+    assert listed.runs == ["dense", "bm25"]
+    stacked = pd.DataFrame([(name, q, d, float(s)) for name, path in given.items()
+                            for q, _, d, _, s, _ in trec_rows(path)], columns=["run_id", "query_id", "doc_id", "score"])
+    assert sqlrank.evaluate(DATA / "qrels.txt", stacked, ["AP"]).runs == ["alpha", "zeta"]
+
+
 def test_run_names_must_be_distinct(tmp_path):
     (tmp_path / "a").mkdir()
     copy = shutil.copy(DATA / "bm25.trec", tmp_path / "a" / "bm25.trec")

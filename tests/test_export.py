@@ -109,8 +109,10 @@ def test_trec_layout_is_trec_eval_s(result):
     text = export.render(result, "trec", per_query=True).decode()
     lines = text.splitlines()
     assert text.endswith("\n") and len(lines) == len(EXPECTED)
-    # several runs: each line starts with its run id; names padded to 22 as trec_eval's printf("%-22s")
-    assert lines[0] == "other\t" + "recip_rank".ljust(22) + "\tq1\t1.0000"
+    # several runs, in the order given (sys, then other): each line starts with its run id; names padded
+    # to 22 as trec_eval's printf("%-22s")
+    assert lines[0] == "sys\t" + "recip_rank".ljust(22) + "\tq1\t0.5000"
+    assert lines[len(lines) // 2] == "other\t" + "recip_rank".ljust(22) + "\tq1\t1.0000"
     assert "sys\t" + "map".ljust(22) + "\tq1\t" + f"{(1 / 2 + 2 / 3) / 3:.4f}" in lines  # 0.3889
     assert "sys\t" + "num_ret".ljust(22) + "\tall\t5" in lines  # a count: a whole number, summed
     names = {"recip_rank": "RR", "map": "AP", "num_ret": "NumRet"}
@@ -133,8 +135,8 @@ def test_trec_layout_of_one_run_has_no_run_column():
 
 def test_table_is_aligned_one_column_per_run(result):
     lines = export.render(result, "table").decode().splitlines()
-    assert lines[0].split() == ["measure", "other", "sys"]  # runs in run_id order
-    runs = ["other", "sys"]
+    assert lines[0].split() == ["measure", "sys", "other"]  # runs in the order given
+    runs = ["sys", "other"]
     assert set(lines[1]) == {"-", " "}
     assert len({len(line) for line in lines}) == 1  # numbers right-aligned to the header's width
     for line in lines[2:]:

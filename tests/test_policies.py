@@ -45,10 +45,10 @@ def test_missing_zero_scores_absent_queries_0_and_says_so():
     assert result.report.runs["run"].missing_queries == ["q3"]
 
 
-@pytest.mark.parametrize("missing, runs", [("zero", ["judged", "unjudged"]), ("skip", ["judged"])])
+@pytest.mark.parametrize("missing, runs", [("zero", ["unjudged", "judged"]), ("skip", ["judged"])])
 def test_result_runs_are_the_runs_with_rows(missing, runs):
     """Result.runs comes from the report, not from the table: it must name exactly the runs the table has,
-    in its order. A run with no judged query has rows (all 0) under 'zero' and none under 'skip'."""
+    in its order (the order given). A run with no judged query has rows (all 0) under 'zero' and none under 'skip'."""
     result = sqlrank.evaluate(QRELS, {"unjudged": {"q9": {"A": 1.0}}, "judged": RUN_WITHOUT_Q3}, ["RR"],
                               missing=missing)
     in_table = list(dict.fromkeys(result.to_arrow().column("run_id").to_pylist()))
