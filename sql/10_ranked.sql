@@ -52,7 +52,7 @@ CREATE OR REPLACE MACRO sqlrank.ranked(run_table, score_precision := 'double', o
             ROW_NUMBER() OVER ranking AS rank,
             -- same window (so the same sort) with a whole-partition frame
             count(*) OVER (ranking ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS num_ret
-        FROM query_table(run_table) AS ranking_input
+        FROM sqlrank.with_text_ids(run_table) AS ranking_input
         WINDOW ranking AS (
             -- one partition key whether or not the run has a run_id column: the
             -- two joined with a NUL byte, or query_id alone for one_run (a constant

@@ -51,11 +51,11 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
                                                one_run := false, zero_labels := true) AS TABLE
     WITH sqlrank_judgment AS (
         SELECT query_id, doc_id, CAST(relevance AS DOUBLE) AS relevance
-        FROM query_table(qrels_table)
+        FROM sqlrank.with_text_ids(qrels_table)
         WHERE relevance > 0 OR (relevance = 0 AND zero_labels)
     ),
     sqlrank_full_ranking_input AS (
-        SELECT * FROM query_table(run_table) WHERE depth IS NULL OR depth > 32
+        SELECT * FROM sqlrank.with_text_ids(run_table) WHERE depth IS NULL OR depth > 32
     ),
     marked_ranks AS (
         -- only known columns, so that the natural join below joins on the ranking's keys alone;
@@ -72,7 +72,7 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
         -- cheaper than a count over the whole window partition, which would keep to one
         -- read (10M rows, the whole statement: 1.36-1.43 s instead of 1.58-1.62 s)
         SELECT COLUMNS('^(run_id|query_id)$'), count(*) AS retrieved
-        FROM query_table(run_table)
+        FROM sqlrank.with_text_ids(run_table)
         WHERE depth IS NULL OR depth > 32
         GROUP BY ALL
     ),
@@ -88,7 +88,7 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
             max(struct_pack(score := sqlrank.ranking_score(score, score_precision), doc_id := doc_id),
                 coalesce(depth, 1)) AS best,
             count(*) AS num_ret
-        FROM query_table(run_table)
+        FROM sqlrank.with_text_ids(run_table)
         -- the same check as in sqlrank.ranked (this plan does not call it)
         CROSS JOIN (SELECT 1 AS checked WHERE sqlrank.choice(score_precision, ['double', 'float32'], 'score_precision') IS NOT NULL)
         WHERE depth <= 32

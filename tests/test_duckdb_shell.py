@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 import shutil
 import subprocess
@@ -196,3 +197,23 @@ def test_sql_is_close_to_standard_sql():
             if not denominator.upper().startswith("NULLIF("):
                 offending.append(f"{name}:{number}: division by '{denominator}...' without NULLIF: {code.strip()}")
     assert not offending, "\n".join(offending)
+
+
+@pytest.mark.parametrize("qrels_ids, run_ids", [("INTEGER", "INTEGER"), ("INTEGER", "VARCHAR"),
+                                                ("VARCHAR", "INTEGER"), ("BIGINT", "VARCHAR")])
+def test_macros_take_integer_ids_as_their_text(qrels_ids, run_ids):
+    """A shell user's tables may type their ids as integers, on one side or both: ids are compared as text,
+    as in the Python API (sql/05_text_ids.sql). Before, integers on both sides failed to bind, and mixed
+    types matched no judged document below rank 1: query 1's nDCG@10 came out 0, silently."""
+    con = sqlrank.connect()
+    con.execute(f"CREATE TABLE qrels AS SELECT CAST(q AS {qrels_ids}) AS query_id, CAST(d AS {qrels_ids}) AS doc_id, "
+                "r AS relevance FROM (VALUES (1, 10, 1), (1, 11, 0), (2, 10, 2), (2, 9, 1)) AS t(q, d, r)")
+    con.execute(f"CREATE TABLE run AS SELECT CAST(q AS {run_ids}) AS query_id, CAST(d AS {run_ids}) AS doc_id, "
+                "s AS score FROM (VALUES (1, 10, 0.5), (1, 11, 0.9), (2, 10, 0.1), (2, 9, 0.1)) AS t(q, d, s)")
+    ndcg = dict(con.sql("SELECT * FROM sqlrank.ndcg('qrels', 'run', k := 10)").fetchall())
+    ap = dict(con.sql("SELECT * FROM sqlrank.ap('qrels', 'run')").fetchall())
+    # query 1: doc 11 (label 0) ranks above doc 10 (label 1)
+    assert ndcg["1"] == pytest.approx(1 / math.log2(3), abs=1e-15) and ap["1"] == 0.5
+    # query 2: a tie broken by doc id descending as text, '9' before '10' (as numbers 10 would come first)
+    assert ndcg["2"] == pytest.approx((1 + 2 / math.log2(3)) / (2 + 1 / math.log2(3)), abs=1e-15)
+    assert ap["2"] == 1.0
