@@ -288,7 +288,7 @@ def _is_tabular(source) -> bool:
     return module.startswith(("pandas", "pyarrow"))
 
 
-# ---------------------------------------------------------------- mapping and checks
+# ---------------------------------------------------------------- column mapping
 
 def _describe(con, relation: str) -> list[tuple[str, str]]:
     return [(row[0], row[1]) for row in con.execute(f"DESCRIBE SELECT * FROM {relation}").fetchall()]
