@@ -88,8 +88,10 @@ def pair_hashes(con, path: str, value: str):
         return columns["pair_hash"], int(numpy.count_nonzero(columns["bad"]))
     hashes, filled, bad = numpy.empty(total, dtype=numpy.uint64), 0, 0
     for batch in con.sql(checks, params={"path": path}).to_arrow_reader(1 << 22):
-        hashes[filled:filled + batch.num_rows] = batch.column(0).to_numpy()
-        bad += int(numpy.count_nonzero(batch.column(1).to_numpy(zero_copy_only=False)))
+        column = batch.column(0)  # as pair_screen reads it: the UBIGINT data buffer, the flags' bitmap
+        hashes[filled:filled + batch.num_rows] = numpy.frombuffer(column.buffers()[1], dtype=numpy.uint64,
+                                                                  count=batch.num_rows, offset=column.offset * 8)
+        bad += batch.column(1).true_count
         filled += batch.num_rows
     return hashes[:filled], bad
 

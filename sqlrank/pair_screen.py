@@ -82,8 +82,14 @@ def _streamed(con, hashed: str, total: int):
         if filled + rows > total:  # the input grew between the count and this read
             hashes = numpy.concatenate([hashes, numpy.empty(filled + rows - total, dtype=numpy.uint64)])
             total = filled + rows
-        hashes[filled:filled + rows] = batch.column(0).to_numpy()
-        bad_rows += int(numpy.count_nonzero(batch.column(1).to_numpy(zero_copy_only=False)))
+        # the hash column is UBIGINT and never NULL, so its data buffer is the hashes; read through
+        # numpy.frombuffer because pyarrow 26's Array.to_numpy() imports pandas where it is installed
+        # (0.15-0.2 s). The flags are counted on Arrow's bitmap: at 100M rows 0.01 s, against 0.12 s
+        # to turn them into numpy booleans first
+        column = batch.column(0)
+        hashes[filled:filled + rows] = numpy.frombuffer(column.buffers()[1], dtype=numpy.uint64, count=rows,
+                                                        offset=column.offset * 8)
+        bad_rows += batch.column(1).true_count
         filled += rows
     return hashes[:filled], bad_rows
 
