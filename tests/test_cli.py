@@ -27,6 +27,7 @@ from typer.testing import CliRunner
 
 import sqlrank
 from formats import read_rows
+from fresh_python import run_fresh
 from sqlrank import export
 from sqlrank.cli import DEFAULT_MEASURES, app
 from sqlrank.measures import PARAMETERS, REGISTRY, spellings
@@ -614,11 +615,8 @@ def test_the_command_line_gives_openblas_one_thread_before_numpy_loads():
         "print(os.environ['OPENBLAS_NUM_THREADS'])\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
-    ours = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=60)
-    assert (ours.returncode, ours.stdout) == (0, "1\n"), ours.stderr
-    theirs = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            env={**env, "OPENBLAS_NUM_THREADS": "4"}, timeout=60)
-    assert (theirs.returncode, theirs.stdout) == (0, "4\n"), theirs.stderr
+    assert run_fresh(script, env) == "1\n"
+    assert run_fresh(script, {**env, "OPENBLAS_NUM_THREADS": "4"}) == "4\n"
 
 
 @pytest.mark.parametrize("fmt", ["table", "csv", "trec"])
@@ -637,6 +635,5 @@ def test_an_evaluation_from_files_does_not_load_pandas(tmp_path, fmt):
         "    assert not end.code, end.code\n"
         "print('pandas' in sys.modules)\n"
     )
-    process = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
-    assert (process.returncode, process.stdout) == (0, "False\n"), process.stderr
+    assert run_fresh(script) == "False\n"
     assert ("0.6518544470126822" if fmt == "csv" else "0.6519") in (tmp_path / "out").read_text()  # bm25's nDCG@10

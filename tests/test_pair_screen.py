@@ -7,15 +7,14 @@ input to the exact check.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import duckdb
 import pytest
 
 import sqlrank
 from sqlrank import pair_screen
 from sqlrank.errors import InputError
+
+from fresh_python import run_fresh
 
 BAD = "coalesce(query_id IS NULL OR query_id = '' OR doc_id IS NULL OR doc_id = '' OR score IS NULL OR isnan(score), true)"
 
@@ -145,5 +144,4 @@ def test_the_stream_does_not_load_pandas(tmp_path):
         "print(pair_screen.screen(con, 't', ['query_id', 'doc_id'], 'coalesce(isnan(score), true)'), "
         "'pandas' in sys.modules)\n"
     )
-    process = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
-    assert (process.returncode, process.stdout) == (0, "(50, 1, 0) False\n"), process.stderr
+    assert run_fresh(script) == "(50, 1, 0) False\n"
