@@ -55,7 +55,8 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
         WHERE relevance > 0 OR (relevance = 0 AND zero_labels)
     ),
     sqlrank_full_ranking_input AS (
-        SELECT * FROM sqlrank.with_text_ids(run_table) WHERE depth IS NULL OR depth > 32
+        -- sqlrank.ranked reads it through with_text_ids
+        SELECT * FROM query_table(run_table) WHERE depth IS NULL OR depth > 32
     ),
     marked_ranks AS (
         -- only known columns, so that the natural join below joins on the ranking's keys alone;
@@ -89,9 +90,8 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
                 coalesce(depth, 1)) AS best,
             count(*) AS num_ret
         FROM sqlrank.with_text_ids(run_table)
-        -- the same check as in sqlrank.ranked (this plan does not call it)
-        CROSS JOIN (SELECT 1 AS checked WHERE sqlrank.choice(score_precision, ['double', 'float32'], 'score_precision') IS NOT NULL)
-        WHERE depth <= 32
+        -- the same check as in sqlrank.ranked, which this plan does not call: a valid value folds away
+        WHERE depth <= 32 AND sqlrank.choice(score_precision, ['double', 'float32'], 'score_precision') IS NOT NULL
         GROUP BY ALL
     ),
     top_ranked AS (

@@ -223,8 +223,9 @@ totals AS (
         CASE WHEN ideal = 'run' THEN sqlrank.ideal_dcg(run_ideal_gains, discounts, cutoff)
              ELSE sqlrank.ideal_dcg(ideal_gains, discounts, cutoff)
         END AS ideal_dcg,
-        -- Rprec: relevant documents in the top R
-        len(list_filter(all_relevant_ranks, lambda r: r <= num_rel)) AS relevant_in_top_r,
+        -- Rprec: relevant documents in the top R (counted only when asked for, as bpref)
+        CASE WHEN list_contains(columns, 'rprec') THEN len(list_filter(all_relevant_ranks, lambda r: r <= num_rel)) END
+            AS relevant_in_top_r,
         -- Σ P@i over the relevant ranks i: (1/i) · (relevant so far)
         list_inner_product(inverse_relevant_ranks, CAST(range(1, len(inverse_relevant_ranks) + 1) AS DOUBLE[])) AS precision_sum,
         CASE

@@ -100,7 +100,8 @@ def evaluate(
         _report_coverage(con, report)
         if missing == "error":
             _refuse_missing(report)
-        table = con.sql(measures_sql(parsed, missing, run_order=_given_order(report))).to_arrow_table()
+        # the report holds the runs in their final order (_report_coverage): the rows follow it
+        table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs))).to_arrow_table()
     except duckdb.Error as error:
         raise EvaluationError(f"evaluation failed: {first_line(error)}") from None
     return Result(table, parsed, report)
@@ -110,8 +111,8 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
                  qrels: str = QRELS_TABLE, run_order: list[str] | None = None) -> str:
     """The one statement computing every measure at every cutoff from the judged table.
 
-    Rows come run by run, in `run_order` (runs not named there after it, by run_id), each run's
-    per-query rows by query_id and then its `all` rows, measures in the order asked for.
+    Rows come run by run, in `run_order` (by run_id without one), each run's per-query rows by
+    query_id and then its `all` rows, measures in the order asked for.
     """
     groups: dict[tuple, list[tuple[int, Measure]]] = defaultdict(list)
     for ordinal, measure in enumerate(measures):
@@ -139,7 +140,7 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
     per_query = "\n    UNION ALL ".join(branches)
     given = ""
     if run_order and len(run_order) > 1:  # one run: nothing to order
-        given = f"list_position([{', '.join(quote_literal(r) for r in run_order)}], run_id) NULLS LAST, "
+        given = f"list_position([{', '.join(quote_literal(r) for r in run_order)}], run_id), "
     return (
         "WITH\n" + ",\n".join(ctes) + f",\nper_query AS MATERIALIZED (\n    {per_query}\n)\n"
         "SELECT run_id, query_id, measure, value FROM (\n"
@@ -335,21 +336,14 @@ def _report_coverage(con, report: Report) -> None:
         FROM runs ORDER BY runs.run_id
         """
     ).fetchall()
-    position = {run_id: number for number, run_id in enumerate(_given_order(report))}
-    rows.sort(key=lambda row: position.get(row[0], len(position)))  # stable: a table's own runs stay by run_id
+    # the runs in the order given (dict keys, file names), as ir_measures and ranx keep them; a
+    # table with its own run_id column chose no order, so its runs stay by run_id (a stable sort)
+    given = {run_id: number for number, (run_id, _) in enumerate(report.run_tables) if run_id is not None}
+    rows.sort(key=lambda row: given.get(row[0], len(given)))
     for run_id, queries, missing, run_only in rows:
         report.runs[run_id] = RunReport(queries=queries, missing_queries=list(missing or []), run_only_queries=run_only)
     if not report.runs:
         raise EvaluationError(f"the run has no rows: nothing to evaluate ({', '.join(l for _, l, _ in report.run_sources)})")
-
-
-def _given_order(report: Report) -> list[str]:
-    """The runs named by the caller (dict keys, file names), in the order given.
-
-    Results keep that order, as ir_measures and ranx do. A table with its own run_id
-    column names its runs itself, in no order the caller chose: those come by run_id.
-    """
-    return [run_id for run_id, _ in report.run_tables if run_id is not None]
 
 
 def _refuse_missing(report: Report) -> None:

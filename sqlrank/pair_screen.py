@@ -17,8 +17,10 @@ How the hashes reach numpy depends on the size. Up to STREAM_FROM_ROWS rows,
 one fetch: DuckDB collects the whole result, numpy copies it (10M rows: 0.22 s).
 Past that, the result is streamed in batches into one preallocated array, so
 the collected result and its copy never coexist: at 100M rows the single fetch
-takes 4.6 s and a 2.0 GB peak, the stream 1.9 s and 1.0 GB (while at 10M the
-stream costs 0.33 s, more than the single fetch).
+takes 4.6 s and a 2.0 GB peak, the stream 1.9 s and 1.0 GB. Below it the
+single fetch is kept: at 1M rows it is faster (0.074 s against 0.092 s), at
+10M the two cost the same (medians of 0.31 s and 0.29 s over 7 fresh
+processes each, and within noise for a whole evaluation).
 
 Memory: numpy's arrays live outside DuckDB's buffer manager, so numpy sorts
 only when they fit in what DuckDB's memory_limit leaves free (a quarter kept

@@ -68,6 +68,15 @@ def test_heap_plan_equals_window_plan(collection, depth, precision):
     assert "WINDOW" not in plan.upper()
 
 
+@pytest.mark.parametrize("depth", ["NULL", "10"])
+def test_both_plans_refuse_an_unknown_score_precision(depth):
+    """Each plan checks score_precision itself (the heap plan does not call sqlrank.ranked)."""
+    con = connection({"q1": {"a": 1.0}}, [{"q1": {"a": 1.0, "b": 2.0}}])
+    with pytest.raises(duckdb.Error, match="sqlrank: unknown score_precision 'half'"):
+        con.execute(f"SELECT * FROM sqlrank.judged_ranking('qrels_frame', 'run_frame', depth := {depth}, "
+                    "score_precision := 'half')").fetchall()
+
+
 @SETTINGS
 @given(collections(), st.sampled_from(["zero", "skip"]))
 def test_cutoff_only_measures_match_the_full_ranking(collection, missing):
