@@ -9,8 +9,9 @@ and cutoffs:
    ranking), stacked for all runs in a small temporary table;
 2. one statement that computes every measure at every cutoff from that table:
    one ``sqlrank.measure_table_for`` call per distinct parameter set (rel, gain,
-   discount, ...), each computing all its cutoffs at once, unioned into the
-   long result with the ``all`` rows from ``sqlrank.summary``.
+   discount, ...), each computing all its cutoffs at once, gathered into one
+   row per query, the ``all`` rows by ``sqlrank.summary_value`` (the rule of
+   ``sqlrank.summary``), and unnested into the long result.
 
 No metric logic lives here: the formulas are the SQL macros'. Every value put
 into the SQL text is a validated number or a word from the registry's fixed
@@ -113,42 +114,69 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
 
     Rows come run by run, in `run_order` (by run_id without one), each run's per-query rows by
     query_id and then its `all` rows, measures in the order asked for.
+
+    Every query's values are gathered into one row, a list in the order asked for (one
+    `measure_table_for` call per parameter set, its rows per cutoff pivoted into columns),
+    so that only those rows are sorted (one per query, not one per query and measure) and
+    the long table is unnested from them in order; the means add in query order by the
+    query's position, an integer, not its id. 10M rows, medians of 7: 30 measures (3M result
+    rows) 0.79 s instead of 1.02 s when the long table itself was sorted (0.26 s) and the means
+    added by query_id (0.21 s); five measures 0.29 s instead of 0.33 s.
     """
     groups: dict[tuple, list[tuple[int, Measure]]] = defaultdict(list)
     for ordinal, measure in enumerate(measures):
         groups[_group_key(measure)].append((ordinal, measure))
-    ctes, branches = [], []
+    ctes, names = [], []
     for number, (key, members) in enumerate(groups.items()):
-        name = f"parameter_set_{number}"
         settings = dict(key)
         cutoffs = sorted({m.k for _, m in members}, key=lambda k: (k is None, k))
         arguments = ", ".join(f"{param} := {_sql_value(value)}" for param, value in settings.items())
         # only the columns read: the others' work is left out
         columns = sorted({m.definition.column for _, m in members})
+        pivoted = ", ".join(
+            f"any_value({m.definition.column}) FILTER (WHERE {'k IS NULL' if m.k is None else f'k = {m.k}'}) "
+            f"AS measure_{ordinal}" for ordinal, m in members)
         ctes.append(
-            f"{name} AS MATERIALIZED (\n    SELECT * FROM sqlrank.measure_table_for('{qrels}', '{judged}', "
+            f"parameter_set_{number} AS (\n    SELECT run_id, query_id, {pivoted}\n"
+            f"    FROM sqlrank.measure_table_for('{qrels}', '{judged}', "
             f"[{', '.join(_sql_value(c) for c in columns)}], "
             f"cutoffs := [{', '.join(_sql_value(k) for k in cutoffs)}], {arguments}, "
-            f"missing := '{missing}')\n)"
+            f"missing := '{missing}')\n    GROUP BY run_id, query_id\n)"
         )
-        for ordinal, measure in members:
-            k_test = "k IS NULL" if measure.k is None else f"k = {measure.k}"
-            branches.append(
-                f"SELECT run_id, query_id, {_sql_value(str(measure))} AS measure, "
-                f"{measure.definition.column} AS value, {ordinal} AS ordinal FROM {name} WHERE {k_test}"
-            )
-    per_query = "\n    UNION ALL ".join(branches)
+        names.append(f"parameter_set_{number}")
+    measure_names = f"[{', '.join(_sql_value(str(m)) for m in measures)}]"
+    values = f"[{', '.join(f'measure_{ordinal}' for ordinal in range(len(measures)))}]"
     given = ""
     if run_order and len(run_order) > 1:  # one run: nothing to order
         given = f"list_position([{', '.join(quote_literal(r) for r in run_order)}], run_id), "
+    # every parameter set holds the same (run, query) rows: the qrels' queries of every run
     return (
-        "WITH\n" + ",\n".join(ctes) + f",\nper_query AS MATERIALIZED (\n    {per_query}\n)\n"
-        "SELECT run_id, query_id, measure, value FROM (\n"
-        "    SELECT run_id, query_id, measure, value, ordinal, 0 AS summary_row FROM per_query\n"
+        "WITH\n" + ",\n".join(ctes) + ",\n"
+        "per_query AS MATERIALIZED (\n"
+        "    SELECT run_id, query_id, row_number() OVER (PARTITION BY run_id ORDER BY query_id) AS query_order,\n"
+        f"           {values} AS measure_values\n"
+        f"    FROM {' NATURAL JOIN '.join(names)}\n"
+        "),\n"
+        "means AS (\n"
+        "    SELECT run_id, list(value ORDER BY ordinal) AS measure_values\n"
+        "    FROM (\n"
+        "        SELECT run_id, ordinal,\n"
+        "               sqlrank.summary_value(sum(value ORDER BY query_order), count(*), any_value(measure)) AS value\n"
+        f"        FROM (SELECT run_id, query_order, unnest({measure_names}) AS measure,\n"
+        "                     unnest(measure_values) AS value, generate_subscripts(measure_values, 1) AS ordinal\n"
+        "              FROM per_query)\n"
+        "        GROUP BY run_id, ordinal\n"
+        "    )\n"
+        "    GROUP BY run_id\n"
+        ")\n"
+        # a SELECT over an ordered subquery keeps its order, unnest included
+        f"SELECT run_id, query_id, unnest({measure_names}) AS measure, unnest(measure_values) AS value\n"
+        "FROM (\n"
+        "    SELECT run_id, query_id, measure_values, query_order FROM per_query\n"
         "    UNION ALL\n"
-        "    SELECT run_id, query_id, measure, value, ordinal, 1 AS summary_row\n"
-        "    FROM sqlrank.summary('per_query')  -- groups by run_id, measure, ordinal\n"
-        f") ORDER BY {given}run_id, summary_row, query_id, ordinal"
+        "    SELECT run_id, 'all', measure_values, NULL FROM means\n"
+        f"    ORDER BY {given}run_id, query_order NULLS LAST\n"
+        ")"
     )
 
 
