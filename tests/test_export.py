@@ -72,13 +72,14 @@ def test_csv_and_tsv_hold_full_precision(result, fmt):
 
 @pytest.mark.parametrize("fmt", ["csv", "tsv"])
 def test_a_big_table_encoded_in_slices_gives_the_same_bytes(monkeypatch, tmp_path, fmt):
-    # 10 rows in slices of 4, 4 and 2 on 3 threads: one header, every row once, in order
+    # 10 rows in slices of 4, 4 and 2 on 2 threads: one header, every row once, in order
     table = pa.table({"query_id": [f"q{i}" for i in range(10)], "measure": ["AP"] * 10,
                       "value": [i / 3 for i in range(10)]})
     whole = export.render_arrow(table, fmt)
-    monkeypatch.setattr(export, "PARALLEL_CSV_ROWS", 3)
-    monkeypatch.setattr(export.os, "cpu_count", lambda: 3)
-    assert len(export._encode_arrow(table, fmt)) == 3
+    monkeypatch.setattr(export, "CSV_SLICE_ROWS", 4)
+    monkeypatch.setattr(export.os, "cpu_count", lambda: 2)
+    parts = [bytes(part) for part in export._encode_arrow(table, fmt)]
+    assert [part.count(b"\n") for part in parts] == [5, 4, 2]  # the header and 4 rows, 4 rows, 2 rows
     assert export.render_arrow(table, fmt) == whole
     written = export.write_arrow(table, tmp_path / f"out.{fmt}")
     assert written.read_bytes() == whole
@@ -214,11 +215,16 @@ def test_trec_layout_needs_its_columns():
         export.render_arrow(pa.table({"query_id": ["q1"], "score": [1.0]}), "trec")
 
 
-def test_a_list_column_has_no_csv_form():
+def test_a_list_column_has_no_csv_form(tmp_path):
     table = pa.table({"docs": [["d1", "d2"]]})
     with pytest.raises(OutputError, match=r"cannot write the result as csv: .*choose json, jsonl or parquet"):
         export.render_arrow(table, "csv")
     assert json.loads(export.render_arrow(table, "json")) == [{"docs": ["d1", "d2"]}]
+    # the CSV is encoded while the file is written: the failure keeps the old file and leaves no temporary one
+    (tmp_path / "r.csv").write_text("old\n")
+    with pytest.raises(OutputError, match=r"cannot write the result as csv"):
+        export.write_arrow(table, tmp_path / "r.csv")
+    assert [p.name for p in tmp_path.iterdir()] == ["r.csv"] and (tmp_path / "r.csv").read_text() == "old\n"
 
 
 # ---------------------------------------------------------------- where a file may go
