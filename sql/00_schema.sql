@@ -6,7 +6,8 @@
 -- Data model (canonical column names; the loaders map other names, never the macros):
 --   run   (query_id VARCHAR, doc_id VARCHAR, score DOUBLE [, run_id VARCHAR])
 --   qrels (query_id VARCHAR, doc_id VARCHAR, relevance DOUBLE)
--- (integer ids are read as their text: sqlrank.with_text_ids, 05_text_ids.sql)
+-- (other types are read as these: integer ids as their text, numbers held as
+-- text as numbers; 05_input_types.sql)
 -- Table macros take their tables BY NAME (query_table), so a table, a view,
 -- a CTE or a file path all work:
 --   SELECT * FROM sqlrank.ndcg('qrels', 'run', k := 10);

@@ -50,8 +50,7 @@
 CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := NULL, score_precision := 'double',
                                                one_run := false, zero_labels := true) AS TABLE
     WITH sqlrank_judgment AS (
-        SELECT query_id, doc_id, CAST(relevance AS DOUBLE) AS relevance
-        FROM sqlrank.with_text_ids(qrels_table)
+        SELECT * FROM sqlrank.judgments(qrels_table)
         WHERE relevance > 0 OR (relevance = 0 AND zero_labels)
     ),
     sqlrank_full_ranking_input AS (

@@ -26,5 +26,5 @@ CREATE OR REPLACE MACRO sqlrank.judgment_stats(qrels_table, rel := 1, gain := 'l
         -- a list per query, sorted apart: far cheaper than a window, and sorting the
         -- gains (not an ORDER BY in the aggregate) costs 40% less again
         list_reverse_sort(list(sqlrank.gain(relevance, kind := gain)) FILTER (WHERE relevance > 0)) AS ideal_gains
-    FROM sqlrank.with_text_ids(qrels_table)
+    FROM sqlrank.judgments(qrels_table)
     GROUP BY query_id;

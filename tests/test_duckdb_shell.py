@@ -19,6 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import pytest
 
 import sqlrank
@@ -199,11 +200,39 @@ def test_sql_is_close_to_standard_sql():
     assert not offending, "\n".join(offending)
 
 
+def test_macros_read_numbers_held_as_text_and_name_text_that_is_not_one():
+    """A CSV column read as VARCHAR (one stray value is enough for DuckDB's sniffer) holds labels or scores
+    as text: the macros read them as the numbers they are, as the Python API does (sql/05_input_types.sql).
+    Before, the shell stopped at a binder error about a comparison (VARCHAR and INTEGER_LITERAL) or
+    abs(VARCHAR). Text that is not a number is refused with DuckDB's conversion error, which quotes it."""
+    con = sqlrank.connect()
+    con.execute("CREATE TABLE qrels_text AS SELECT * FROM (VALUES ('q1', 'a', '2'), ('q1', 'b', '0'), "
+                "('q1', 'c', '1'), ('q2', 'a', '1')) AS t(query_id, doc_id, relevance)")
+    con.execute("CREATE TABLE run_text AS SELECT * FROM (VALUES ('q1', 'a', '0.5'), ('q1', 'b', '0.9'), "
+                "('q1', 'c', '1e-1'), ('q2', 'a', '3')) AS t(query_id, doc_id, score)")
+    con.execute("CREATE TABLE qrels AS SELECT query_id, doc_id, CAST(relevance AS INTEGER) AS relevance FROM qrels_text")
+    con.execute("CREATE TABLE run AS SELECT query_id, doc_id, CAST(score AS DOUBLE) AS score FROM run_text")
+    for precision in ("double", "float32"):
+        as_text = con.sql(f"SELECT * FROM sqlrank.run_measures('qrels_text', 'run_text', cutoffs := [2, NULL], "
+                          f"score_precision := '{precision}') ORDER BY ALL").fetchall()
+        typed = con.sql(f"SELECT * FROM sqlrank.run_measures('qrels', 'run', cutoffs := [2, NULL], "
+                        f"score_precision := '{precision}') ORDER BY ALL").fetchall()
+        assert as_text == typed
+    # q1 ranks b (label 0), a (2), c (1): AP = (1/2 + 2/3) / 2
+    assert dict(con.sql("SELECT * FROM sqlrank.ap('qrels_text', 'run_text')").fetchall())["q1"] == (1 / 2 + 2 / 3) / 2
+    con.execute("CREATE TABLE qrels_word AS SELECT 'q1' AS query_id, 'a' AS doc_id, 'high' AS relevance")
+    with pytest.raises(duckdb.ConversionException, match=r"Could not convert string 'high' to DOUBLE"):
+        con.sql("SELECT * FROM sqlrank.ndcg('qrels_word', 'run')").fetchall()
+    con.execute("CREATE TABLE run_word AS SELECT 'q1' AS query_id, 'a' AS doc_id, 'n/a' AS score")
+    with pytest.raises(duckdb.ConversionException, match=r"Could not convert string 'n/a' to DOUBLE"):
+        con.sql("SELECT * FROM sqlrank.ndcg('qrels', 'run_word')").fetchall()
+
+
 @pytest.mark.parametrize("qrels_ids, run_ids", [("INTEGER", "INTEGER"), ("INTEGER", "VARCHAR"),
                                                 ("VARCHAR", "INTEGER"), ("BIGINT", "VARCHAR")])
 def test_macros_take_integer_ids_as_their_text(qrels_ids, run_ids):
     """A shell user's tables may type their ids as integers, on one side or both: ids are compared as text,
-    as in the Python API (sql/05_text_ids.sql). Before, integers on both sides failed to bind, and mixed
+    as in the Python API (sql/05_input_types.sql). Before, integers on both sides failed to bind, and mixed
     types matched no judged document below rank 1: query 1's nDCG@10 came out 0, silently."""
     con = sqlrank.connect()
     con.execute(f"CREATE TABLE qrels AS SELECT CAST(q AS {qrels_ids}) AS query_id, CAST(d AS {qrels_ids}) AS doc_id, "
