@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
+import importlib.util
 import json
 import time
 from pathlib import Path
@@ -61,45 +63,33 @@ def floor(args, script: str = "floor.sql") -> None:
     con.execute(f"COPY ({sql}) TO '{args.out}' (FORMAT csv, HEADER true)")
 
 
-# The checks every sqlrank evaluation makes before it trusts a file, as sqlrank/pair_screen.py
-# makes them (written out again so that this process does not import sqlrank): rows exist, no
-# empty ids, every value a number and not NaN, and no (query_id, doc_id) pair twice, found by
-# hashing the pairs in the same scan and sorting the hashes with numpy (an equal pair of hashes
-# sends sqlrank to an exact check; here it only stops the benchmark).
-CHECKS = """
-SELECT hash(query_id, doc_id) AS pair_hash,
-       coalesce(query_id IS NULL OR query_id = '' OR doc_id IS NULL OR doc_id = ''
-                OR {value} IS NULL OR isnan({value}), true) AS bad
-FROM read_parquet($path)
-"""
+@functools.cache
+def sqlrank_pair_screen():
+    """sqlrank's own duplicate screen, sqlrank/pair_screen.py, loaded from its file.
+
+    The checked floor then checks exactly as sqlrank does (one fetch or a stream of the pair
+    hashes, numpy's sort), without importing the sqlrank package (its engine, its CLI, typer).
+    """
+    spec = importlib.util.spec_from_file_location("sqlrank_pair_screen", HERE.parent / "sqlrank" / "pair_screen.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-STREAM_FROM_ROWS = 1 << 24  # as in sqlrank/pair_screen.py: larger inputs come to numpy in batches
+# The bad rows sqlrank refuses (sqlrank/input_checks.py, validate): an empty id, a value that is
+# no number or NaN. An equal pair of hashes sends sqlrank to an exact check; here it stops the benchmark.
+BAD_ROW = ("coalesce(query_id IS NULL OR query_id = '' OR doc_id IS NULL OR doc_id = '' "
+           "OR {value} IS NULL OR isnan({value}), true)")
 
 
-def pair_hashes(con, path: str, value: str):
-    """(the pair hashes, the number of bad rows) of one file, fetched as sqlrank/pair_screen.py fetches them."""
-    import numpy
-
-    checks = CHECKS.format(value=value)
-    total = con.execute("SELECT count(*) FROM read_parquet($path)", {"path": path}).fetchall()[0][0]
-    if total <= STREAM_FROM_ROWS:
-        columns = con.execute(checks, {"path": path}).fetchnumpy()
-        return columns["pair_hash"], int(numpy.count_nonzero(columns["bad"]))
-    hashes, filled, bad = numpy.empty(total, dtype=numpy.uint64), 0, 0
-    for batch in con.sql(checks, params={"path": path}).to_arrow_reader(1 << 22):
-        column = batch.column(0)  # as pair_screen reads it: the UBIGINT data buffer, the flags' bitmap
-        hashes[filled:filled + batch.num_rows] = numpy.frombuffer(column.buffers()[1], dtype=numpy.uint64,
-                                                                  count=batch.num_rows, offset=column.offset * 8)
-        bad += batch.column(1).true_count
-        filled += batch.num_rows
-    return hashes[:filled], bad
+def check_file(con, path: str, value: str) -> tuple[int, int, int]:
+    """(rows, bad rows, equal neighbouring pair hashes) of one Parquet file, by sqlrank's screen."""
+    table = "read_parquet('" + path.replace("'", "''") + "')"
+    return sqlrank_pair_screen().screen(con, table, ["query_id", "doc_id"], BAD_ROW.format(value=value))
 
 
 def floor_checked(args) -> None:
     """floor.sql after sqlrank's input checks: what the floor costs when it may not trust its input."""
-    import numpy
-
     con = duckdb_connect(args)
     # The checks read the whole run, and DuckDB would keep the file's bytes in its buffer pool
     # (the external file cache), leaving the window less of the memory limit: at 100M rows under
@@ -107,10 +97,7 @@ def floor_checked(args) -> None:
     # showed no such loss (26.4 s without the cache, 25.0 s with it), so only this floor turns it off.
     con.execute("SET enable_external_file_cache = false")
     for path, value in ((args.qrels, "relevance"), (args.run, "score")):
-        hashes, bad = pair_hashes(con, path, value)
-        hashes.sort()
-        rows = len(hashes)
-        equal_hashes = int(numpy.count_nonzero(hashes[1:] == hashes[:-1]))
+        rows, bad, equal_hashes = check_file(con, path, value)
         if rows == 0 or bad or equal_hashes:
             raise SystemExit(f"{path}: {rows} rows, {bad} bad, {equal_hashes} equal pair hashes")
     con.execute("SET VARIABLE qrels = ?", [args.qrels])

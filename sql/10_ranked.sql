@@ -1,5 +1,5 @@
 -- sqlrank.ranked(run_table, score_precision := 'double', one_run := false)
---   -> (every column of run_table, rank, num_ret)
+--   -> (every column of run_table, rank, num_ret; read through sqlrank.run_rows)
 --
 -- Ranks every query's documents the way trec_eval does:
 --   rank = ROW_NUMBER() OVER (PARTITION BY [run_id,] query_id
@@ -35,16 +35,13 @@
 -- knows; with a run_id column it would mix the runs' rankings, so leave it off.
 --
 -- Example: scores a=1.0, b=1.0, c=2.0 for one query -> c:1, b:2, a:3.
--- The score is read as a DOUBLE first (a number held as text too, see
--- 05_input_types.sql), as trec_eval reads it with atof before any cast to float.
 CREATE OR REPLACE MACRO sqlrank.ranking_score(score, score_precision := 'double') AS
     CASE
         WHEN score_precision <> 'float32' THEN CAST(score AS DOUBLE)
         -- beyond float32's range (from FLT_MAX + half an ulp) C's cast, so trec_eval 9.x
         -- and pytrec_eval, give +-infinity (1e300 and 1e301 tie); DuckDB's CAST refuses
-        WHEN abs(CAST(score AS DOUBLE)) >= 3.4028235677973366e38
-            THEN sign(CAST(score AS DOUBLE)) * CAST('inf' AS DOUBLE)
-        ELSE CAST(CAST(CAST(score AS DOUBLE) AS FLOAT) AS DOUBLE)
+        WHEN abs(score) >= 3.4028235677973366e38 THEN sign(score) * CAST('inf' AS DOUBLE)
+        ELSE CAST(CAST(score AS FLOAT) AS DOUBLE)
     END;
 
 CREATE OR REPLACE MACRO sqlrank.ranked(run_table, score_precision := 'double', one_run := false) AS TABLE
@@ -55,7 +52,7 @@ CREATE OR REPLACE MACRO sqlrank.ranked(run_table, score_precision := 'double', o
             ROW_NUMBER() OVER ranking AS rank,
             -- same window (so the same sort) with a whole-partition frame
             count(*) OVER (ranking ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS num_ret
-        FROM sqlrank.with_text_ids(run_table) AS ranking_input
+        FROM sqlrank.run_rows(run_table) AS ranking_input
         WINDOW ranking AS (
             -- one partition key whether or not the run has a run_id column: the
             -- two joined with a NUL byte, or query_id alone for one_run (a constant

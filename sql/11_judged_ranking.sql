@@ -54,7 +54,7 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
         WHERE relevance > 0 OR (relevance = 0 AND zero_labels)
     ),
     sqlrank_full_ranking_input AS (
-        -- sqlrank.ranked reads it through with_text_ids
+        -- sqlrank.ranked reads it through run_rows
         SELECT * FROM query_table(run_table) WHERE depth IS NULL OR depth > 32
     ),
     marked_ranks AS (
@@ -72,7 +72,7 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
         -- cheaper than a count over the whole window partition, which would keep to one
         -- read (10M rows, the whole statement: 1.36-1.43 s instead of 1.58-1.62 s)
         SELECT COLUMNS('^(run_id|query_id)$'), count(*) AS retrieved
-        FROM sqlrank.with_text_ids(run_table)
+        FROM sqlrank.run_rows(run_table)
         WHERE depth IS NULL OR depth > 32
         GROUP BY ALL
     ),
@@ -88,7 +88,7 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
             max(struct_pack(score := sqlrank.ranking_score(score, score_precision), doc_id := doc_id),
                 coalesce(depth, 1)) AS best,
             count(*) AS num_ret
-        FROM sqlrank.with_text_ids(run_table)
+        FROM sqlrank.run_rows(run_table)
         -- the same check as in sqlrank.ranked, which this plan does not call: a valid value folds away
         WHERE depth <= 32 AND sqlrank.choice(score_precision, ['double', 'float32'], 'score_precision') IS NOT NULL
         GROUP BY ALL

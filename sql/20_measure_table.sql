@@ -47,9 +47,10 @@
 -- rank; each cutoff takes a prefix of it. Sums over a prefix add in rank order,
 -- as trec_eval does, so every run gives the same bits (an aggregate's sum() adds
 -- in thread order and varies in the last bit; sum(... ORDER BY rank) took this
--- statement from 0.37 s to 0.55 s on 10M rows, the list 0.35 s). AP's P@i needs each relevant document's place among the relevant
--- ones: its position in the list of relevant ranks. The ideal rankings are lists
--- of gains best first, turned into IDCG@k by sqlrank.ideal_dcg.
+-- statement from 0.37 s to 0.55 s on 10M rows, the list 0.35 s). AP's P@i needs
+-- each relevant document's place among the relevant ones: its position in the
+-- list of relevant ranks. The ideal rankings are lists of gains best first,
+-- turned into IDCG@k by sqlrank.ideal_dcg.
 --
 -- Division: every denominator is wrapped in NULLIF(..., 0) and the quotient in
 -- coalesce(..., 0) where 0 is the answer (x / 0 is NULL in DuckDB 1.x but

@@ -126,7 +126,7 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
     groups: dict[tuple, list[tuple[int, Measure]]] = defaultdict(list)
     for ordinal, measure in enumerate(measures):
         groups[_group_key(measure)].append((ordinal, measure))
-    ctes, names = [], []
+    ctes = []
     for number, (key, members) in enumerate(groups.items()):
         settings = dict(key)
         cutoffs = sorted({m.k for _, m in members}, key=lambda k: (k is None, k))
@@ -143,19 +143,19 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
             f"cutoffs := [{', '.join(_sql_value(k) for k in cutoffs)}], {arguments}, "
             f"missing := '{missing}')\n    GROUP BY run_id, query_id\n)"
         )
-        names.append(f"parameter_set_{number}")
     measure_names = f"[{', '.join(_sql_value(str(m)) for m in measures)}]"
     values = f"[{', '.join(f'measure_{ordinal}' for ordinal in range(len(measures)))}]"
     given = ""
     if run_order and len(run_order) > 1:  # one run: nothing to order
         given = f"list_position([{', '.join(quote_literal(r) for r in run_order)}], run_id), "
     # every parameter set holds the same (run, query) rows: the qrels' queries of every run
+    parameter_sets = " NATURAL JOIN ".join(f"parameter_set_{number}" for number in range(len(ctes)))
     return (
         "WITH\n" + ",\n".join(ctes) + ",\n"
         "per_query AS MATERIALIZED (\n"
         "    SELECT run_id, query_id, row_number() OVER (PARTITION BY run_id ORDER BY query_id) AS query_order,\n"
         f"           {values} AS measure_values\n"
-        f"    FROM {' NATURAL JOIN '.join(names)}\n"
+        f"    FROM {parameter_sets}\n"
         "),\n"
         "means AS (\n"
         "    SELECT run_id, list(value ORDER BY ordinal) AS measure_values\n"

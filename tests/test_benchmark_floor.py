@@ -74,8 +74,10 @@ def test_the_checked_floor_streams_a_large_input_as_sqlrank_does(files, monkeypa
     import contenders
 
     con = duckdb.connect()
-    fetched, fetched_bad = contenders.pair_hashes(con, str(files["run_parquet"]), "score")
-    monkeypatch.setattr(contenders, "STREAM_FROM_ROWS", 1000)  # the 100k rows now come in batches
-    streamed, streamed_bad = contenders.pair_hashes(con, str(files["run_parquet"]), "score")
-    assert len(streamed) == len(fetched) == 100_000
-    assert (sorted(streamed.tolist()), streamed_bad) == (sorted(fetched.tolist()), fetched_bad)
+    fetched = contenders.check_file(con, str(files["run_parquet"]), "score")
+    pair_screen = contenders.sqlrank_pair_screen()
+    assert pair_screen.__file__ == str(BENCHMARKS.parent / "sqlrank" / "pair_screen.py")  # sqlrank's own screen
+    monkeypatch.setattr(pair_screen, "STREAM_FROM_ROWS", 1000)  # the 100k rows now come in batches
+    streamed = contenders.check_file(con, str(files["run_parquet"]), "score")
+    assert streamed[0] == fetched[0] == 100_000
+    assert streamed == fetched == (100_000, 0, 0)
