@@ -145,3 +145,39 @@ def test_the_stream_does_not_load_pandas(tmp_path):
         "'pandas' in sys.modules)\n"
     )
     assert run_fresh(script) == "(50, 1, 0) False\n"
+
+
+@pytest.mark.parametrize("fetch", ["fetch", "stream"])
+@pytest.mark.parametrize("setting", [True, False])
+def test_the_screen_makes_its_arrays_on_small_pages_and_puts_numpy_s_setting_back(con, monkeypatch, fetch, setting):
+    """Huge pages cost 6x as much to fault in on the benchmark's machine (see pair_screen): the screen
+    turns numpy's madvise off while its arrays are made, and leaves the caller's setting as it was."""
+    from numpy._core.multiarray import _get_madvise_hugepage, _set_madvise_hugepage
+
+    if fetch == "stream":
+        monkeypatch.setattr(pair_screen, "STREAM_FROM_ROWS", 1000)
+    seen = []
+
+    class Watching:  # notes numpy's setting whenever the screen reads the hashes
+        def sql(self, text):
+            seen.append(_get_madvise_hugepage())
+            return con.sql(text)
+
+        def execute(self, text):
+            return con.execute(text)
+
+    previous = _set_madvise_hugepage(setting)
+    try:
+        assert pair_screen.screen(Watching(), "doubled", ["query_id", "doc_id"], BAD) == (2001, 0, 1)
+        assert seen == [False]
+        assert _get_madvise_hugepage() is setting
+
+        class Failing(Watching):
+            def sql(self, text):
+                raise duckdb.IOException("the file went away")
+
+        with pytest.raises(duckdb.IOException):
+            pair_screen.screen(Failing(), "doubled", ["query_id", "doc_id"], BAD)
+        assert _get_madvise_hugepage() is setting
+    finally:
+        _set_madvise_hugepage(previous)
