@@ -138,13 +138,13 @@ def eval_command(
         inputs = (qrels, *paths)
         if target is not None:
             export.check_target(target, inputs)
+        con = _connect(threads, memory_limit, temp_directory)
         with _status(f"evaluating {len(paths)} run{'s' if len(paths) > 1 else ''} against {qrels}"):
             result = sqlrank.evaluate(
                 qrels, named_runs, list(measure or DEFAULT_MEASURES), rel=rel, missing=missing.value,
                 duplicates=duplicates.value, depth=depth, score_precision=score_precision.value,
                 query_col=query_col, doc_col=doc_col, score_col=score_col, relevance_col=relevance_col,
-                threads=threads, memory_limit=memory_limit,
-                temp_directory=None if temp_directory is None else str(temp_directory),
+                connection=con,
             )
         for notice in result.notices():
             typer.echo(f"sqlrank: note: {notice}", err=True)
@@ -195,8 +195,7 @@ def query_command(
         if target is not None:
             export.check_target(target, inputs)
         text = sys.stdin.read() if sql == "-" else sql
-        con = sqlrank.connect(threads=threads, memory_limit=memory_limit,
-                              temp_directory=None if temp_directory is None else str(temp_directory))
+        con = _connect(threads, memory_limit, temp_directory)
         for name, path in qrels_views:
             sqlrank.load_qrels(con, path, name, duplicates=duplicates.value, query_col=query_col, doc_col=doc_col,
                                relevance_col=relevance_col)
@@ -265,6 +264,19 @@ def _user_errors():
     except SqlrankError as error:
         typer.echo(f"sqlrank: error: {error}", err=True)
         raise typer.Exit(error.exit_code) from None
+
+
+def _connect(threads: int | None, memory_limit: str | None, temp_directory: Path | None) -> duckdb.DuckDBPyConnection:
+    """The DuckDB connection a command works in: DuckDB's own progress bar only for a person at a terminal.
+
+    DuckDB draws a bar on stderr for every statement that runs past two seconds and leaves it
+    there; in a pipe or a log file those are lines of noise among the notices.
+    """
+    con = sqlrank.connect(threads=threads, memory_limit=memory_limit,
+                          temp_directory=None if temp_directory is None else str(temp_directory))
+    if not sys.stderr.isatty():
+        con.execute("SET enable_progress_bar = false")
+    return con
 
 
 @contextmanager

@@ -381,6 +381,45 @@ def test_progress_only_on_a_terminal(monkeypatch):
         assert stream.getvalue() == ("sqlrank: evaluating 2 runs against qrels.txt ...\r\r\x1b[K" if shown else "")
 
 
+def test_duckdb_s_progress_bar_only_on_a_terminal():
+    """DuckDB draws its own bar on stderr for a statement past 2 s: a person at a terminal sees it, a log does not.
+
+    In a fresh interpreter, whose stderr is a pipe: DuckDB's own default there is to draw it (under
+    pytest it is not, so this process could not tell the two apart).
+    """
+    script = (
+        "import io, duckdb\n"
+        "from sqlrank import cli\n"
+        "setting = \"SELECT current_setting('enable_progress_bar')\"\n"
+        "class Terminal(io.StringIO):\n"
+        "    def isatty(self):\n"
+        "        return True\n"
+        "shown = [duckdb.connect().execute(setting).fetchone()[0]]\n"
+        "for stream in (Terminal(), io.StringIO()):\n"
+        "    cli.sys.stderr = stream\n"
+        "    shown.append(cli._connect(None, None, None).execute(setting).fetchone()[0])\n"
+        "print(shown)\n"
+    )
+    assert run_fresh(script) == "[True, True, False]\n"  # DuckDB's default; kept on a terminal; off in a pipe
+
+
+def test_both_commands_work_in_the_connection_made_for_them(files, monkeypatch):
+    from sqlrank import cli
+
+    made = []
+    original = cli._connect
+
+    def recorded(*args):
+        made.append(original(*args))
+        return made[-1]
+
+    monkeypatch.setattr(cli, "_connect", recorded)
+    assert invoke("eval", files / "qrels.txt", files / "sys.trec", "-m", "AP", "--threads", "1").exit_code == 0
+    assert made[0].execute("SELECT count(*) FROM sqlrank_judged").fetchone()[0] > 0  # evaluated in it
+    shown = invoke("query", "SELECT current_setting('threads') AS threads", "-f", "csv", "--threads", "1")
+    assert shown.stdout == '"threads"\n1\n' and len(made) == 2
+
+
 # ---------------------------------------------------------------- sqlrank query
 
 QUERY = "SELECT 'RR' AS measure, query_id, value FROM sqlrank.rr('qrels', 'run') ORDER BY query_id"
