@@ -122,34 +122,11 @@ ranking_documents AS (
     WHERE rank = 1 OR relevance > 0 OR sqlrank.is_relevant(relevance, rel := rel)
     GROUP BY ALL
 ),
-top_documents AS (
-    -- one row per ranking and cutoff: the documents in its top `cutoff`, and their relevant
-    -- ranks, a prefix of the ranking's (which Rprec reads whole: it looks at the top R whatever
-    -- the cutoff)
-    SELECT
-        *,
-        list_filter(documents, lambda d: d.rank <= cutoff) AS top,
-        list_filter(all_relevant_ranks, lambda r: r <= cutoff) AS relevant_ranks
-    FROM (
-        SELECT *, list_transform(list_filter(documents, lambda d: d.relevant), lambda d: d.rank) AS all_relevant_ranks
-        FROM ranking_documents
-    ) AS ranking
-    CROSS JOIN cutoff_list
-),
-hit_totals AS (
-    SELECT
-        COLUMNS('^(run_id|query_id|cutoff|num_ret)$'),
-        true AS retrieved,
-        -- list sums add in list order, so in rank order, as trec_eval adds: the same bits
-        -- on every run (sum() would add in whatever order the threads deliver the rows)
-        list_sum(list_transform(top, lambda d: d.gain)) AS cg,
-        list_sum(list_transform(top, lambda d: d.discounted_gain)) AS dcg,
-        len(relevant_ranks) AS relevant_retrieved,
-        relevant_ranks[1] AS first_relevant_rank,
-        -- 1/i for each relevant rank i, in rank order
-        list_transform(relevant_ranks, lambda r: 1.0 / NULLIF(r, 0)) AS inverse_relevant_ranks,
-        all_relevant_ranks
-    FROM top_documents
+rankings AS (
+    -- a ranking's relevant ranks, in rank order (Rprec reads them whole: the top R whatever the cutoff)
+    SELECT *, true AS retrieved,
+           list_transform(list_filter(documents, lambda d: d.relevant), lambda d: d.rank) AS all_relevant_ranks
+    FROM ranking_documents
 ),
 run_ideal AS (
     -- ideal := 'run': the retrieved gains re-sorted, best first
@@ -199,13 +176,13 @@ bpref_totals AS (
     GROUP BY ALL
 ),
 universe AS (
-    -- every query of the qrels, for every run, at every cutoff
+    -- every query of the qrels, for every run, with its ranking (joined before the cutoffs
+    -- multiply the rows: 100M run rows, 3 cutoffs, 0.2-0.3 s less than joining per cutoff)
     SELECT *
     FROM runs
     CROSS JOIN stats
-    CROSS JOIN cutoff_list
     CROSS JOIN checked_choices
-    NATURAL LEFT JOIN hit_totals
+    NATURAL LEFT JOIN rankings
     -- the NOT NULL tests make the checks run: a column of checked_choices that
     -- nothing reads is pruned with its check (ideal := 'best' passed silently)
     WHERE checked_ideal IS NOT NULL AND checked_denominator IS NOT NULL AND checked_gain_discount IS NOT NULL
@@ -217,6 +194,28 @@ universe AS (
         ELSE error('sqlrank: query ''' || query_id || ''' of the qrels has no documents in the run '
                    || '(missing := ''error''); use missing := ''zero'' to score it 0 or ''skip'' to leave it out')
     END
+),
+hit_totals AS (
+    -- every query at every cutoff, from the documents in its top `cutoff` and their relevant
+    -- ranks, a prefix of the ranking's (all NULL for a query the run missed: 0 below)
+    SELECT
+        *,
+        -- list sums add in list order, so in rank order, as trec_eval adds: the same bits
+        -- on every run (sum() would add in whatever order the threads deliver the rows)
+        list_sum(list_transform(top, lambda d: d.gain)) AS cg,
+        list_sum(list_transform(top, lambda d: d.discounted_gain)) AS dcg,
+        len(relevant_ranks) AS relevant_retrieved,
+        relevant_ranks[1] AS first_relevant_rank,
+        -- 1/i for each relevant rank i, in rank order
+        list_transform(relevant_ranks, lambda r: 1.0 / NULLIF(r, 0)) AS inverse_relevant_ranks
+    FROM (
+        SELECT
+            *,
+            list_filter(documents, lambda d: d.rank <= cutoff) AS top,
+            list_filter(all_relevant_ranks, lambda r: r <= cutoff) AS relevant_ranks
+        FROM universe
+        CROSS JOIN cutoff_list
+    ) AS per_cutoff
 ),
 totals AS (
     SELECT
@@ -234,7 +233,7 @@ totals AS (
             WHEN denominator = 'retrieved' THEN relevant_retrieved
             ELSE num_rel
         END AS ap_denominator
-    FROM universe
+    FROM hit_totals
     NATURAL LEFT JOIN run_ideal
     NATURAL LEFT JOIN bpref_totals
     CROSS JOIN discount_list
