@@ -20,7 +20,7 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, NoReturn, Optional
 
 import duckdb
 import typer
@@ -138,8 +138,9 @@ def eval_command(
         inputs = (qrels, *paths)
         if target is not None:
             export.check_target(target, inputs)
-        con = _connect(threads, memory_limit, temp_directory)
-        with _status(f"evaluating {len(paths)} run{'s' if len(paths) > 1 else ''} against {qrels}"):
+        # the connection is closed as soon as the numbers are out (which also removes any spill files)
+        with _connect(threads, memory_limit, temp_directory) as con, \
+                _status(f"evaluating {len(paths)} run{'s' if len(paths) > 1 else ''} against {qrels}"):
             result = sqlrank.evaluate(
                 qrels, named_runs, list(measure or DEFAULT_MEASURES), rel=rel, missing=missing.value,
                 duplicates=duplicates.value, depth=depth, score_precision=score_precision.value,
@@ -195,15 +196,15 @@ def query_command(
         if target is not None:
             export.check_target(target, inputs)
         text = sys.stdin.read() if sql == "-" else sql
-        con = _connect(threads, memory_limit, temp_directory)
-        for name, path in qrels_views:
-            sqlrank.load_qrels(con, path, name, duplicates=duplicates.value, query_col=query_col, doc_col=doc_col,
-                               relevance_col=relevance_col)
-        for name, path in run_views:
-            sqlrank.load_run(con, path, name, duplicates=duplicates.value, query_col=query_col, doc_col=doc_col,
-                             score_col=score_col)
-        with _status("running the query"):
-            table = _run_sql(con, text)
+        with _connect(threads, memory_limit, temp_directory) as con:
+            for name, path in qrels_views:
+                sqlrank.load_qrels(con, path, name, duplicates=duplicates.value, query_col=query_col,
+                                   doc_col=doc_col, relevance_col=relevance_col)
+            for name, path in run_views:
+                sqlrank.load_run(con, path, name, duplicates=duplicates.value, query_col=query_col, doc_col=doc_col,
+                                 score_col=score_col)
+            with _status("running the query"):
+                table = _run_sql(con, text)
         if table is None:  # a statement without a result (CREATE, SET, ...)
             return
         if target is not None:
@@ -242,8 +243,23 @@ def measures_command() -> None:
     typer.echo("\n".join(lines))
 
 
-def main() -> None:
-    """The console script `sqlrank` (and `python -m sqlrank`)."""
+def main() -> NoReturn:
+    """The console script `sqlrank` (and `python -m sqlrank`): the command, then the end of the process."""
+    code = run()
+    # The command is done: its output written (files renamed into place), its DuckDB connection
+    # closed (spill files removed). Tearing the interpreter down would free every module and object
+    # one by one, 0.07 s of a 0.7 s evaluation of 1M rows (DuckDB, pyarrow and numpy loaded) and
+    # 0.08 s at 10M; os._exit skips that, once what is buffered for stdout and stderr is out.
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader that went away (`| head`), a closed stream
+            pass
+    os._exit(code)
+
+
+def run(args: list[str] | None = None) -> int:
+    """The command line's work (the arguments of sys.argv unless given); returns the exit code."""
     # one command and the process ends: collecting reference cycles would only cost time (~25 ms of a small eval)
     gc.disable()
     # numpy (the duplicate screen's sort; pyarrow imports it too) loads OpenBLAS, whose thread pool
@@ -251,7 +267,21 @@ def main() -> None:
     # here multiplies matrices, so one BLAS thread. Set only in this process, before numpy loads; a
     # user's own value wins. The library, imported into a user's program, leaves it alone.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    app(prog_name="sqlrank")
+    try:
+        app(args=args, prog_name="sqlrank")
+    except SystemExit as end:
+        return _exit_code(end.code)
+    return 0
+
+
+def _exit_code(code) -> int:
+    """What Python makes of SystemExit(code): None is 0, a number itself, anything else printed and 1."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
 
 
 # ---------------------------------------------------------------- helpers: arguments in, bytes out

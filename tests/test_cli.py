@@ -22,6 +22,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import duckdb
 import pytest
 from typer.testing import CliRunner
 
@@ -403,21 +404,33 @@ def test_duckdb_s_progress_bar_only_on_a_terminal():
     assert run_fresh(script) == "[True, True, False]\n"  # DuckDB's default; kept on a terminal; off in a pipe
 
 
-def test_both_commands_work_in_the_connection_made_for_them(files, monkeypatch):
+def test_both_commands_work_in_the_connection_made_for_them_and_close_it(files, monkeypatch):
+    """main() ends the process without Python's teardown, so each command closes its DuckDB connection
+    itself (closing it removes DuckDB's spill files)."""
     from sqlrank import cli
 
-    made = []
-    original = cli._connect
+    made, judged = [], []
+    original_connect, original_evaluate = cli._connect, sqlrank.evaluate
 
-    def recorded(*args):
-        made.append(original(*args))
+    def connect(*args):
+        made.append(original_connect(*args))
         return made[-1]
 
-    monkeypatch.setattr(cli, "_connect", recorded)
-    assert invoke("eval", files / "qrels.txt", files / "sys.trec", "-m", "AP", "--threads", "1").exit_code == 0
-    assert made[0].execute("SELECT count(*) FROM sqlrank_judged").fetchone()[0] > 0  # evaluated in it
+    def evaluate(*args, **kwargs):
+        result = original_evaluate(*args, **kwargs)
+        judged.append(kwargs["connection"].execute("SELECT count(*) FROM sqlrank_judged").fetchone()[0])
+        return result
+
+    monkeypatch.setattr(cli, "_connect", connect)
+    monkeypatch.setattr(sqlrank, "evaluate", evaluate)
+    assert cli.run(["eval", str(files / "qrels.txt"), str(files / "sys.trec"), "-m", "AP", "--threads", "1",
+                    "-o", str(files / "connection.csv")]) == 0
+    assert judged == [4]  # evaluated in it: sys.trec's relevant documents and each ranking's first
     shown = invoke("query", "SELECT current_setting('threads') AS threads", "-f", "csv", "--threads", "1")
     assert shown.stdout == '"threads"\n1\n' and len(made) == 2
+    for con in made:
+        with pytest.raises(duckdb.ConnectionException, match="closed"):
+            con.execute("SELECT 1")
 
 
 # ---------------------------------------------------------------- sqlrank query
@@ -629,6 +642,30 @@ def test_script_sql_measures_version_and_module(processes):
     assert parse("csv", module.stdout, per_query=False) == {("sys", "all", "RR"): pytest.approx((1 / 2 + 1) / 2)}
 
 
+def test_the_script_s_output_survives_a_reader_that_stops_early(tmp_path):
+    """main() ends the process without Python's teardown, after flushing stdout: a reader that stops after
+    one line (`| head -1`) ends it with exit 0 and no traceback, as before."""
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.trec"
+    qrels.write_text("".join(f"q{i} 0 d1 1\n" for i in range(3000)))
+    run.write_text("".join(f"q{i} Q0 d{j} {j} {10 - j} r\n" for i in range(3000) for j in range(1, 4)))
+    command = [str(sqlrank_script()), "eval", str(qrels), str(run), "-q", "-f", "csv"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout.readline() == b'"run_id","query_id","measure","value"\n'
+    process.stdout.close()  # the rest, ~400 KB, is more than the pipe holds
+    assert process.wait(timeout=120) == 0
+    assert process.stderr.read() == b""
+    whole = subprocess.run(command, capture_output=True, timeout=120)
+    assert len(whole.stdout.decode().splitlines()) == 1 + 5 * 3001  # every line when read to the end
+
+
+def test_run_gives_python_s_exit_codes(capsys):
+    from sqlrank import cli
+
+    assert [cli._exit_code(code) for code in (None, 0, 2)] == [0, 0, 2]
+    assert cli._exit_code("stopped") == 1 and capsys.readouterr().err == "stopped\n"
+    assert cli.run(["eval", "--no-such-option"]) == 2
+
+
 def test_script_trec_format_is_trec_eval_s_output(processes):
     """`sqlrank eval -q -f trec` on trec_eval's own test files prints the lines of `trec_eval -q -m all_trec`
     (tests/data/trec_eval/out.test.aq) for every measure sqlrank has: same names, padding, order and 4 decimals."""
@@ -650,7 +687,7 @@ def test_the_command_line_gives_openblas_one_thread_before_numpy_loads():
         "import sqlrank.cli\n"
         "assert 'numpy' not in sys.modules, 'numpy loaded before main()'\n"
         "sqlrank.cli.app = lambda **kwargs: None\n"
-        "sqlrank.cli.main()\n"
+        "assert sqlrank.cli.run() == 0\n"
         "print(os.environ['OPENBLAS_NUM_THREADS'])\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
@@ -668,10 +705,7 @@ def test_an_evaluation_from_files_does_not_load_pandas(tmp_path, fmt):
         "import sqlrank.cli\n"
         f"sys.argv = ['sqlrank', 'eval', {str(ROOT / 'data' / 'qrels.txt')!r}, {str(ROOT / 'data' / 'bm25.trec')!r},\n"
         f"            '-m', 'nDCG@10', '-m', 'AP', '-f', {fmt!r}, '-o', {str(tmp_path / 'out')!r}]\n"
-        "try:\n"
-        "    sqlrank.cli.main()\n"
-        "except SystemExit as end:\n"
-        "    assert not end.code, end.code\n"
+        "assert sqlrank.cli.run() == 0\n"
         "print('pandas' in sys.modules)\n"
     )
     assert run_fresh(script) == "False\n"
