@@ -7,6 +7,7 @@ shipped inside the wheel as `sqlrank/sql/`; they are loaded in name order.
 from __future__ import annotations
 
 import hashlib
+import weakref
 from functools import cache
 from pathlib import Path
 
@@ -41,6 +42,10 @@ def _fingerprint() -> str:
 
 # a macro whose text names the library installed, so that a second install can be skipped
 _MARKER = "installed_library"
+# The connections connect() made: the library went in as they opened, committed (no transaction of
+# the caller's could roll it back), so install() need not look for it in the catalog (duckdb_functions()
+# lists every function DuckDB has: 17 ms a look, which the command line would pay on every evaluation).
+_INSTALLED_AT_CONNECT = weakref.WeakSet()
 
 
 def install(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
@@ -51,8 +56,11 @@ def install(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     holds a fingerprint of the library's SQL: the same fingerprint means
     nothing to do, another (or none) means (re-)install, every statement being
     CREATE OR REPLACE. The marker is read from DuckDB's catalog, not called:
-    a failed call would abort a transaction the caller has open.
+    a failed call would abort a transaction the caller has open. A connection
+    made by connect() has the library already.
     """
+    if con in _INSTALLED_AT_CONNECT:
+        return con
     definitions = con.execute(
         "SELECT macro_definition FROM duckdb_functions() WHERE schema_name = 'sqlrank' AND function_name = ?",
         [_MARKER],
@@ -94,4 +102,5 @@ def connect(
 
         raise SqlrankError(f"cannot open DuckDB with {config or 'default settings'}: {error}") from None
     # opened here, most often in memory and empty: installing outright costs less than looking first
-    return _install_library(con)
+    _INSTALLED_AT_CONNECT.add(_install_library(con))
+    return con
