@@ -348,14 +348,13 @@ def _path_name(source, index: int) -> str:
 
 def _report_coverage(con, report: Report) -> None:
     """Which qrels queries each run misses and which run queries have no judgments, from the judged table."""
-    report.qrels_queries = con.execute(f"SELECT count(DISTINCT query_id) FROM {QRELS_TABLE}").fetchall()[0][0]
     rows = con.execute(
         f"""
         -- judged_ranking keeps the rank-1 row of every ranking: one row per (run, query)
         WITH run_queries AS (SELECT run_id, query_id FROM {JUDGED_TABLE} WHERE rank = 1),
-             qrels_queries AS (SELECT DISTINCT query_id FROM {QRELS_TABLE}),
+             qrels_queries AS MATERIALIZED (SELECT DISTINCT query_id FROM {QRELS_TABLE}),
              runs AS (SELECT DISTINCT run_id FROM run_queries)
-        SELECT runs.run_id,
+        SELECT runs.run_id, (SELECT count(*) FROM qrels_queries),
                (SELECT count(*) FROM run_queries r WHERE r.run_id = runs.run_id),
                (SELECT list(q.query_id ORDER BY q.query_id) FROM qrels_queries q
                  WHERE NOT EXISTS (SELECT 1 FROM run_queries r WHERE r.run_id = runs.run_id AND r.query_id = q.query_id)),
@@ -368,7 +367,8 @@ def _report_coverage(con, report: Report) -> None:
     # table with its own run_id column chose no order, so its runs stay by run_id (a stable sort)
     given = {run_id: number for number, (run_id, _) in enumerate(report.run_tables) if run_id is not None}
     rows.sort(key=lambda row: given.get(row[0], len(given)))
-    for run_id, queries, missing, run_only in rows:
+    for run_id, qrels_queries, queries, missing, run_only in rows:
+        report.qrels_queries = qrels_queries  # the same on every row
         report.runs[run_id] = RunReport(queries=queries, missing_queries=list(missing or []), run_only_queries=run_only)
     if not report.runs:
         raise EvaluationError(f"the run has no rows: nothing to evaluate ({', '.join(l for _, l, _ in report.run_sources)})")
