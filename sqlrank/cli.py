@@ -252,7 +252,8 @@ def main() -> NoReturn:
     # 0.08 s at 10M; os._exit skips that, once what is buffered for stdout and stderr is out.
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
+            if stream is not None:  # None: started with the descriptor closed (`>&-`)
+                stream.flush()
         except (OSError, ValueError):  # a reader that went away (`| head`), a closed stream
             pass
     os._exit(code)
@@ -304,15 +305,20 @@ def _connect(threads: int | None, memory_limit: str | None, temp_directory: Path
     """
     con = sqlrank.connect(threads=threads, memory_limit=memory_limit,
                           temp_directory=None if temp_directory is None else str(temp_directory))
-    if not sys.stderr.isatty():
+    if not _at_terminal(sys.stderr):
         con.execute("SET enable_progress_bar = false")
     return con
+
+
+def _at_terminal(stream) -> bool:
+    """Whether `stream` is a terminal; Python gives None for a descriptor closed at start-up (`2>&-`)."""
+    return stream is not None and stream.isatty()
 
 
 @contextmanager
 def _status(text: str):
     """A progress line on stderr, only for a person watching a terminal; erased when done."""
-    shown = sys.stderr.isatty()
+    shown = _at_terminal(sys.stderr)
     if shown:
         sys.stderr.write(f"sqlrank: {text} ...\r")
         sys.stderr.flush()
@@ -373,7 +379,7 @@ def _destination(fmt, output: Path | None) -> tuple[str, Path | None]:
     Checked before any work is done, so that a long evaluation is not thrown away at the end.
     """
     if output is None or str(output) == "-":
-        if fmt is not None and fmt.value == "parquet" and sys.stdout.isatty():
+        if fmt is not None and fmt.value == "parquet" and _at_terminal(sys.stdout):
             raise typer.BadParameter("Parquet is binary: write it to a file with -o FILE, or pipe it",
                                      param_hint="-f/--format")
         return (fmt.value if fmt else "table"), None

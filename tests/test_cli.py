@@ -658,6 +658,18 @@ def test_the_script_s_output_survives_a_reader_that_stops_early(tmp_path):
     assert len(whole.stdout.decode().splitlines()) == 1 + 5 * 3001  # every line when read to the end
 
 
+@pytest.mark.parametrize("closed", [1, 2])
+def test_the_script_runs_with_stdout_or_stderr_closed(files, tmp_path, closed):
+    """`sqlrank eval ... -o FILE >&-` (as from cron): Python then has no sys.stdout, which main() must not flush."""
+    target = tmp_path / "result.csv"
+    command = [str(sqlrank_script()), "eval", str(files / "qrels.txt"), str(files / "sys.trec"), "-m", "AP",
+               "-o", str(target)]
+    process = subprocess.run(command, capture_output=True, timeout=120, preexec_fn=lambda: os.close(closed))
+    assert process.returncode == 0, process.stderr
+    assert b"Traceback" not in process.stderr
+    assert '"sys","all","AP",0.69444' in target.read_text()
+
+
 def test_run_gives_python_s_exit_codes(capsys):
     from sqlrank import cli
 
