@@ -195,7 +195,7 @@ def query_command(
         inputs = tuple(path for _, path in qrels_views + run_views)
         if target is not None:
             export.check_target(target, inputs)
-        text = sys.stdin.read() if sql == "-" else sql
+        text = _sql_text(sql)
         with _connect(threads, memory_limit, temp_directory) as con:
             for name, path in qrels_views:
                 sqlrank.load_qrels(con, path, name, duplicates=duplicates.value, query_col=query_col,
@@ -389,6 +389,21 @@ def _destination(fmt, output: Path | None) -> tuple[str, Path | None]:
         return export.format_for(output), output
     except SqlrankError as error:
         raise typer.BadParameter(str(error), param_hint="-o/--output") from None
+
+
+def _sql_text(sql: str) -> str:
+    """The SQL to run: the argument, or standard input for '-'; refuses an empty one (a file piped in by mistake)."""
+    if sql != "-":
+        text, where = sql, "the SQL argument is"
+    elif sys.stdin is None:  # started with the descriptor closed (`<&-`)
+        raise typer.BadParameter("'-' reads the SQL from standard input, which is closed; give the SQL as the "
+                                 "argument or pipe it in", param_hint="SQL")
+    else:
+        text, where = sys.stdin.read(), "standard input held"
+    if not text.strip():
+        raise typer.BadParameter(f"no SQL to run: {where} only blanks; give a statement such as "
+                                 "\"SELECT * FROM sqlrank.ndcg('qrels', 'run', k := 10)\"", param_hint="SQL")
+    return text
 
 
 def _run_sql(con, text: str):

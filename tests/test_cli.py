@@ -473,6 +473,24 @@ def test_query_reads_sql_from_stdin(files):
     assert _query_values("csv", result.stdout_bytes) == {"q1": 1.0, "q2": 1 / 3}
 
 
+@pytest.mark.parametrize("sql, given, where", [
+    ("-", "", "standard input held only blanks"), ("-", "\n  \n", "standard input held only blanks"),
+    ("  ", None, "the SQL argument is only blanks"),
+])
+def test_query_refuses_empty_sql(sql, given, where):
+    result = invoke("query", sql, input=given)
+    assert result.exit_code == 2
+    assert f"no SQL to run: {where}" in result.stderr and result.stdout == ""
+
+
+def test_query_from_a_closed_standard_input_is_a_usage_error():
+    process = subprocess.run([str(sqlrank_script()), "query", "-"], capture_output=True, timeout=120,
+                             preexec_fn=lambda: os.close(0))
+    assert process.returncode == 2
+    assert b"'-' reads the SQL from standard input, which is closed" in process.stderr
+    assert b"Traceback" not in process.stderr
+
+
 def test_query_sql_error_is_one_line(files):
     result = invoke("query", "SELECT * FROM sqlrank.rr('qrels', 'nope')", "--qrels", files / "qrels.txt")
     assert result.exit_code == 1
