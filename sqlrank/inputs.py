@@ -121,7 +121,7 @@ def _read_head(path: Path, kind: str) -> bytes:
     """The first bytes of the file, after checking that it is a readable file."""
     label = str(path)
     try:
-        exists, is_dir = path.exists(), path.is_dir()
+        exists, is_dir, is_file = path.exists(), path.is_dir(), path.is_file()
     except (OSError, ValueError) as error:  # e.g. a NUL byte or a name too long for the OS
         raise InputError(f"{label}: not a usable file name ({error}); check the path") from None
     if not exists:
@@ -130,6 +130,13 @@ def _read_head(path: Path, kind: str) -> bytes:
                          "sqlrank eval QRELS RUN)")
     if is_dir:
         raise InputError(f"{label}: is a directory, expected a {kind} file; name a file inside it")
+    if not is_file:
+        # a pipe (/dev/stdin, <(zcat ...)) gives its bytes once, and an input is read more than once
+        # (its first bytes for the format, a TREC file's bytes checked before DuckDB parses them): the
+        # second read would find nothing and the file would seem empty
+        raise InputError(f"{label}: is a pipe or a device, not a file, and sqlrank reads its inputs more "
+                         f"than once; save it to a file first (e.g. zcat {kind}.gz > {kind}.txt; a .gz file "
+                         "can also be given as it is)")
     try:
         with open(path, "rb") as handle:
             return handle.read(4)

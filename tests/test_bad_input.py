@@ -539,6 +539,15 @@ def test_a_directory_is_not_a_file(tmp_path, qrels):
     assert error_of(qrels, tmp_path) == f"{tmp_path}: is a directory, expected a run file; name a file inside it"
 
 
+def test_a_pipe_is_refused_before_it_is_read(tmp_path, qrels):
+    """A pipe gives its bytes once and sqlrank reads an input more than once: it seemed an empty file."""
+    fifo = tmp_path / "run.fifo"
+    os.mkfifo(fifo)  # nothing writes to it: opening it to read would wait forever
+    assert error_of(qrels, fifo) == (f"{fifo}: is a pipe or a device, not a file, and sqlrank reads its inputs "
+                                     "more than once; save it to a file first (e.g. zcat run.gz > run.txt; a .gz "
+                                     "file can also be given as it is)")
+
+
 def test_an_unreadable_file(tmp_path, qrels):
     run = write(tmp_path, "run.trec", RUN)
     run.chmod(0)
