@@ -32,6 +32,7 @@ from .engine import MISSING_POLICIES, SCORE_PRECISIONS, _path_name
 from .errors import SqlrankError
 from .input_checks import DUPLICATE_POLICIES
 from .measures import PARAMETERS, describe
+from .sources import first_line, out_of_memory
 
 # what `sqlrank eval` computes when no -m is given: the measures most papers report
 DEFAULT_MEASURES = ("nDCG@10", "AP", "RR", "P@10", "R@100")
@@ -412,8 +413,7 @@ def _run_sql(con, text: str):
         relation = con.sql(text)
         return None if relation is None else relation.to_arrow_table()
     except duckdb.Error as error:
-        message = str(error).strip().splitlines()
-        raise SqlrankError(f"the SQL failed: {message[0] if message else type(error).__name__}") from None
+        raise out_of_memory(error) or SqlrankError(f"the SQL failed: {first_line(error)}") from None
 
 
 def _emit(data: bytes) -> None:

@@ -31,7 +31,7 @@ from .input_checks import resolve_duplicates
 from .macros import connect, install
 from .measures import Measure, parse_all
 from .result import Report, Result, RunReport
-from .sources import first_line, quote_identifier, quote_literal
+from .sources import first_line, out_of_memory, quote_identifier, quote_literal
 
 MISSING_POLICIES = ("zero", "skip", "error")
 SCORE_PRECISIONS = ("double", "float32")
@@ -104,7 +104,7 @@ def evaluate(
         # the report holds the runs in their final order (_report_coverage): the rows follow it
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs))).to_arrow_table()
     except duckdb.Error as error:
-        raise EvaluationError(f"evaluation failed: {first_line(error)}") from None
+        raise out_of_memory(error) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
     return Result(table, parsed, report)
 
 

@@ -30,6 +30,10 @@ class OutputError(SqlrankError):
     """A result cannot be written where it was asked to go."""
 
 
+class ResourceError(SqlrankError):
+    """DuckDB ran out of the memory it was given: the inputs are fine, the limits are too tight."""
+
+
 class SqlrankNotice(UserWarning):
     """Something a loader did that changes values (labels cut to integers, duplicate rows dropped).
 

@@ -14,8 +14,9 @@ import re
 import duckdb
 
 from . import pair_screen
-from .errors import InputError
-from .sources import READ_ERRORS, Loaded, corrupt_gzip, first_line, quote_identifier, shorten, trec_example
+from .errors import InputError, SqlrankError
+from .sources import (READ_ERRORS, Loaded, corrupt_gzip, first_line, out_of_memory, quote_identifier, shorten,
+                      trec_example)
 
 
 def create(con, loaded: Loaded, kind: str, select: str, materialize: bool) -> None:
@@ -94,8 +95,11 @@ def _is_conversion_error(error: Exception) -> bool:
         "Conversion Error" in text
 
 
-def read_error(loaded: Loaded, fmt: str, error: Exception) -> InputError:
+def read_error(loaded: Loaded, fmt: str, error: Exception) -> SqlrankError:
     """A DuckDB read failure in the user's words: the file, the line if DuckDB gave one, and the fix."""
+    memory = out_of_memory(error)
+    if memory:
+        return memory
     label = loaded.label
     # DuckDB's message names the file: take it out, so that a folder called `gzip` decides nothing
     text = str(error)

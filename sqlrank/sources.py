@@ -7,7 +7,9 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import InputError
+import duckdb
+
+from .errors import InputError, ResourceError
 
 # the canonical columns of each kind of input
 RUN_COLUMNS = ("query_id", "doc_id", "score")
@@ -78,3 +80,12 @@ def shorten(text, width: int = 80) -> str:
 
 def first_line(error: Exception) -> str:
     return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+
+
+def out_of_memory(error: Exception) -> ResourceError | None:
+    """DuckDB's out-of-memory error in the user's words (never "a corrupt file"), or None for any other error."""
+    if not isinstance(error, duckdb.OutOfMemoryException):
+        return None
+    return ResourceError(f"DuckDB ran out of memory ({first_line(error)}); raise the memory limit "
+                         "(--memory-limit, memory_limit=) or give DuckDB a folder to spill to "
+                         "(--temp-directory, temp_directory=)")

@@ -28,7 +28,7 @@ import pytest
 
 import sqlrank
 from sqlrank import export
-from sqlrank.errors import EvaluationError, InputError, MeasureError, OutputError
+from sqlrank.errors import EvaluationError, InputError, MeasureError, OutputError, ResourceError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -546,6 +546,29 @@ def test_a_pipe_is_refused_before_it_is_read(tmp_path, qrels):
     assert error_of(qrels, fifo) == (f"{fifo}: is a pipe or a device, not a file, and sqlrank reads its inputs "
                                      "more than once; save it to a file first (e.g. zcat run.gz > run.txt; a .gz "
                                      "file can also be given as it is)")
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "trec"])
+@pytest.mark.parametrize("limit", ["1MB", "4MB", "8MB"])
+def test_too_little_memory_is_said_to_be_that(tmp_path, fmt, limit):
+    """DuckDB's out-of-memory error, wherever it strikes (reading, checking, ranking), is not called a corrupt
+    file or a failed evaluation: it says to raise the limit or give DuckDB a folder to spill to."""
+    con = duckdb.connect()
+    rows = "SELECT 'q' || (i // 100) AS query_id, 'd' || (i % 100) AS doc_id, (i % 97) / 7.0 AS score FROM range(200000) r(i)"
+    judged = "SELECT 'q' || (i // 100) AS query_id, 'd' || (i % 100) AS doc_id, i % 3 AS relevance FROM range(0, 200000, 7) r(i)"
+    run, qrels = tmp_path / f"run.{fmt}", tmp_path / f"qrels.{fmt}"
+    if fmt == "parquet":
+        con.execute(f"COPY ({rows}) TO '{run}'")
+        con.execute(f"COPY ({judged}) TO '{qrels}'")
+    else:
+        run.write_text("".join(f"{q} Q0 {d} 1 {v} r\n" for q, d, v in con.execute(rows).fetchall()))
+        qrels.write_text("".join(f"{q} 0 {d} {v}\n" for q, d, v in con.execute(judged).fetchall()))
+    with pytest.raises(ResourceError) as caught:
+        evaluate(qrels, run, ["AP"], memory_limit=limit)
+    message = str(caught.value)
+    assert message.startswith("DuckDB ran out of memory (Out of Memory Error: ")
+    assert message.endswith("); raise the memory limit (--memory-limit, memory_limit=) or give DuckDB a folder to "
+                            "spill to (--temp-directory, temp_directory=)")
 
 
 def test_an_unreadable_file(tmp_path, qrels):
