@@ -22,6 +22,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
@@ -289,8 +290,17 @@ def write_bytes(parts: Iterable, path: str | os.PathLike, inputs: tuple = ()) ->
     """Write `parts` (bytes or Arrow buffers, in order) atomically to `path`: all of it, or nothing (the old file is kept).
 
     `parts` may be made as they are taken; an error while making them also leaves the old file.
+    A pipe or a device (/dev/stdout, /dev/null, a FIFO) has no file to replace: it gets the bytes as
+    they come. A symlink stays a symlink: the file it names is replaced.
     """
     target = check_target(path, inputs)
+    own = _standard_stream(target)
+    if own is not None or (target.exists() and not target.is_file()):
+        # nothing to replace: renaming a temporary file over /dev/stdout replaced the device's link
+        # with a plain file, or the file the shell sent stdout to (all of a log opened with >>)
+        return _write_through(parts, target, own)
+    if target.is_symlink():
+        target = target.resolve()
     folder = target.parent
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
@@ -309,6 +319,34 @@ def write_bytes(parts: Iterable, path: str | os.PathLike, inputs: tuple = ()) ->
         if isinstance(error, OSError):
             raise OutputError(f"{target}: cannot be written: {error.strerror or error}") from None
         raise
+    return target
+
+
+# the names of a process's own standard streams
+_STANDARD_STREAMS = {"/dev/stdout": "stdout", "/dev/fd/1": "stdout", "/proc/self/fd/1": "stdout",
+                     "/dev/stderr": "stderr", "/dev/fd/2": "stderr", "/proc/self/fd/2": "stderr"}
+
+
+def _standard_stream(target: Path):
+    """This process's stdout or stderr (as bytes) when `target` names it, to write at its place: opened
+    anew, a file the shell sent stdout to would be written from its start."""
+    name = _STANDARD_STREAMS.get(os.path.abspath(target))
+    return getattr(getattr(sys, name, None), "buffer", None) if name else None
+
+
+def _write_through(parts: Iterable, target: Path, stream=None) -> Path:
+    """The parts written straight into `stream`, or into the pipe or device `target`, in order."""
+    try:
+        if stream is not None:
+            for part in parts:
+                stream.write(part)
+            stream.flush()
+        else:
+            with open(target, "wb") as out:
+                for part in parts:
+                    out.write(part)
+    except OSError as error:
+        raise OutputError(f"{target}: cannot be written: {error.strerror or error}") from None
     return target
 
 

@@ -688,6 +688,22 @@ def test_the_script_runs_with_stdout_or_stderr_closed(files, tmp_path, closed):
     assert '"sys","all","AP",0.69444' in target.read_text()
 
 
+def test_output_to_the_command_s_own_stdout_goes_where_stdout_goes(files, tmp_path):
+    """-o /dev/fd/1 (or /dev/stdout) with stdout sent to a log with >>: the result is added to the log, which
+    stays the same file; renaming a temporary file over the name replaced the log with the result alone.
+    (The test names /dev/fd/1: code that renamed over it would fail there, not replace /dev/stdout.)"""
+    log = tmp_path / "log.txt"
+    log.write_text("before\n")
+    inode = log.stat().st_ino
+    command = [str(sqlrank_script()), "eval", str(files / "qrels.txt"), str(files / "sys.trec"), "-m", "AP",
+               "-f", "csv", "-o", "/dev/fd/1"]
+    with open(log, "ab") as appended:
+        process = subprocess.run(command, stdout=appended, stderr=subprocess.PIPE, timeout=120)
+    assert process.returncode == 0, process.stderr
+    assert log.read_text() == 'before\n"run_id","query_id","measure","value"\n"sys","all","AP",0.6944444444444444\n'
+    assert log.stat().st_ino == inode
+
+
 def test_run_gives_python_s_exit_codes(capsys):
     from sqlrank import cli
 

@@ -14,6 +14,8 @@ import io
 import json
 import math
 import os
+import stat
+import threading
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -240,6 +242,33 @@ def test_replaces_an_old_output(result, tmp_path):
     target.write_text("old\n")
     export.write(result, target)
     assert target.read_bytes() == export.render(result, "csv")
+
+
+def test_a_pipe_gets_the_bytes_and_stays_a_pipe(result, tmp_path):
+    """-o /dev/stdout, -o /dev/null or a FIFO: there is no file to replace. Renaming a temporary file over
+    /dev/stdout replaced the device's link with a plain file (the output went there, not to stdout)."""
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    export.write(result, fifo, "csv")
+    reader.join(timeout=30)
+    assert received == [export.render(result, "csv")]
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # still the pipe
+    assert [p.name for p in tmp_path.iterdir()] == ["out.fifo"]  # no temporary file either
+
+
+def test_a_symlink_stays_and_the_file_it_names_is_replaced(result, tmp_path):
+    (tmp_path / "results").mkdir()
+    real = tmp_path / "results" / "r.csv"
+    real.write_text("old\n")
+    link = tmp_path / "latest.csv"
+    link.symlink_to(real)
+    export.write(result, link)
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert real.read_bytes() == export.render(result, "csv")
+    assert sorted(p.name for p in (tmp_path / "results").iterdir()) == ["r.csv"]
 
 
 def test_refuses_to_overwrite_an_input(result, tmp_path):
