@@ -6,7 +6,7 @@
 """
 
 from .engine import evaluate
-from .errors import EvaluationError, InputError, MeasureError, OutputError, SqlrankError, SqlrankNotice
+from .errors import EvaluationError, InputError, MeasureError, OutputError, ResourceError, SqlrankError, SqlrankNotice
 from .loading import load_qrels, load_run
 from .macros import connect, install, sql_script
 from .measures import REGISTRY, Measure, describe as describe_measures, parse_all as parse_measures
@@ -30,5 +30,5 @@ def __getattr__(name: str):
 __all__ = [
     "evaluate", "connect", "install", "sql_script", "load_run", "load_qrels", "parse_measures", "describe_measures",
     "REGISTRY", "Measure", "Result", "SqlrankError", "InputError", "MeasureError", "EvaluationError",
-    "OutputError", "SqlrankNotice", "__version__",
+    "OutputError", "ResourceError", "SqlrankNotice", "__version__",
 ]
