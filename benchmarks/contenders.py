@@ -76,16 +76,16 @@ def sqlrank_pair_screen():
     return module
 
 
-# The bad rows sqlrank refuses (sqlrank/input_checks.py, validate): an empty id, a value that is
-# no number or NaN. An equal pair of hashes sends sqlrank to an exact check; here it stops the benchmark.
-BAD_ROW = ("coalesce(query_id IS NULL OR query_id = '' OR doc_id IS NULL OR doc_id = '' "
-           "OR {value} IS NULL OR isnan({value}), true)")
-
-
 def check_file(con, path: str, value: str) -> tuple[int, int, int]:
-    """(rows, bad rows, equal neighbouring pair hashes) of one Parquet file, by sqlrank's screen."""
+    """(rows, bad rows, equal neighbouring pair hashes) of one Parquet file, by sqlrank's screen.
+
+    The bad rows are the ones sqlrank refuses (an empty id, a value that is no number or NaN). An equal
+    pair of hashes sends sqlrank to an exact check; here it stops the benchmark.
+    """
     table = "read_parquet('" + path.replace("'", "''") + "')"
-    return sqlrank_pair_screen().screen(con, table, ["query_id", "doc_id"], BAD_ROW.format(value=value))
+    pair_screen = sqlrank_pair_screen()
+    ids = ["query_id", "doc_id"]
+    return pair_screen.screen(con, table, ids, pair_screen.bad_row(ids, value))
 
 
 def floor_checked(args) -> None:

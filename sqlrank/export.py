@@ -308,8 +308,7 @@ def write_bytes(parts: Iterable, path: str | os.PathLike, inputs: tuple = ()) ->
         raise OutputError(f"{target}: cannot write in {folder}: {error.strerror or error}") from None
     try:
         with os.fdopen(handle, "wb") as out:
-            for part in parts:
-                out.write(part)
+            out.writelines(parts)
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temporary, 0o644)
@@ -338,13 +337,11 @@ def _write_through(parts: Iterable, target: Path, stream=None) -> Path:
     """The parts written straight into `stream`, or into the pipe or device `target`, in order."""
     try:
         if stream is not None:
-            for part in parts:
-                stream.write(part)
+            stream.writelines(parts)
             stream.flush()
         else:
             with open(target, "wb") as out:
-                for part in parts:
-                    out.write(part)
+                out.writelines(parts)
     except OSError as error:
         raise OutputError(f"{target}: cannot be written: {error.strerror or error}") from None
     return target

@@ -40,10 +40,9 @@ def validate(con, loaded: Loaded, kind: str, explain_bad_rows=None) -> None:
     """
     value = "score" if kind == "run" else "relevance"
     ids = ["query_id", "doc_id"] + (["run_id"] if "run_id" in loaded.columns else [])
-    empty = " OR ".join(f"{c} IS NULL OR {c} = ''" for c in ids)
     try:
         total, bad, equal_hashes = pair_screen.screen(
-            con, quote_identifier(loaded.table), ids, f"coalesce({empty} OR {value} IS NULL OR isnan({value}), true)"
+            con, quote_identifier(loaded.table), ids, pair_screen.bad_row(ids, value)
         )
     except duckdb.Error as error:  # a view: a cast or a read fails only now
         if _is_conversion_error(error) and loaded.source:

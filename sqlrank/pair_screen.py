@@ -58,10 +58,16 @@ _UNITS = {"bytes": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "P
 _FALLBACK_LIMIT = 2**30  # a limit DuckDB shows in a way not known here: assume 1 GiB
 
 
+def bad_row(ids: list[str], value: str) -> str:
+    """SQL, never NULL, for a row sqlrank refuses: an id NULL or empty, a value NULL, not a number or NaN."""
+    empty = " OR ".join(f"{column} IS NULL OR {column} = ''" for column in ids)
+    return f"coalesce({empty} OR {value} IS NULL OR isnan({value}), true)"
+
+
 def screen(con, table: str, ids: list[str], bad: str) -> tuple[int, int, int]:
     """(rows, rows where `bad` holds, equal neighbouring pair hashes) of `table` (a quoted name).
 
-    `ids` are the columns hashed together; `bad` is a SQL condition that is never NULL.
+    `ids` are the columns hashed together; `bad` is a SQL condition that is never NULL (bad_row()).
     At most a hash and a flag per row come back into Python, never the rows themselves.
     """
     hashed = f"SELECT hash({', '.join(ids)}) AS pair_hash, {bad} AS bad FROM {table}"
