@@ -63,11 +63,12 @@ def _bad_row_error(con, loaded: Loaded, kind: str, error: Exception | None = Non
     names = [c for c in ("query_id", "doc_id", "run_id", value) if c in loaded.columns]
     raw = ", ".join(f"CAST({quote_identifier(loaded.columns[c])} AS VARCHAR) AS {c}" for c in names)
     number = f"TRY_CAST({quote_identifier(loaded.columns[value])} AS DOUBLE)"
-    bad_ids = " OR ".join(f"{c} IS NULL OR {c} = ''" for c in names if c != value)
+    # the screen's condition (pair_screen.bad_row), on the raw text: a value that is no number is a NULL number
+    bad = pair_screen.bad_row([c for c in names if c != value], "number")
     try:
         row = con.execute(
             f"SELECT * FROM (SELECT row_number() OVER () AS row_number, {raw}, {number} AS number "
-            f"FROM {loaded.source}) WHERE {bad_ids} OR number IS NULL OR isnan(number) LIMIT 1"
+            f"FROM {loaded.source}) WHERE {bad} LIMIT 1"
         ).fetchone()
     except duckdb.Error as second:
         return InputError(f"{loaded.label}: cannot be read: {first_line(error or second)}")
