@@ -27,7 +27,7 @@ import typer
 
 import sqlrank
 
-from . import export
+from . import export, pair_screen
 from .engine import MISSING_POLICIES, SCORE_PRECISIONS, _path_name
 from .errors import SqlrankError
 from .input_checks import DUPLICATE_POLICIES
@@ -269,6 +269,7 @@ def run(args: list[str] | None = None) -> int:
     # here multiplies matrices, so one BLAS thread. Set only in this process, before numpy loads; a
     # user's own value wins. The library, imported into a user's program, leaves it alone.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    pair_screen.avoid_slow_sort()  # numpy's AVX2 sort where its AVX-512 one is slow: the same rule
     try:
         app(args=args, prog_name="sqlrank")
     except SystemExit as end:

@@ -11,7 +11,9 @@ Why numpy: its vectorised sort (x86-simd-sort, Highway on ARM) sorts 10M
 64-bit hashes in 0.06 s. The whole screen costs 0.23 s on a 10M-row Parquet
 run, where the same sort inside DuckDB (a lag() window over the hashes) costs
 0.66 s, and count(DISTINCT hash) 0.63 s (measured on the benchmark's data,
-2 cores).
+2 cores, an earlier machine). On an AMD Zen 4 (below) with numpy's AVX2 sort:
+0.13 s for the sort; the lag() window 0.79 s, count(DISTINCT) 1.7 s, pyarrow's
+unique() 0.90 s, a DuckDB ORDER BY compared in numpy 0.71 s.
 
 How the hashes reach numpy depends on the size. Up to STREAM_FROM_ROWS rows,
 one fetch: DuckDB collects the whole result, numpy copies it (10M rows: 0.22 s).
@@ -42,11 +44,24 @@ screen of a 10M-row run 0.47 s against 0.30 s (100M: 3.5 s against 2.6 s;
 memory left idle for a few seconds first, as between two commands). Sorting
 the filled array takes the same time either way (0.68 s for 100M hashes), so
 the screen turns huge pages off while it runs and puts numpy's setting back.
+
+The CPU: numpy's sort (x86-simd-sort) takes its AVX-512 path wherever the CPU
+has AVX-512. On AMD's family 19h with AVX-512 (Zen 4: EPYC 9004, Ryzen 7000)
+that path's compress-store to memory is microcoded: 10M hashes sort in 0.64 s
+there, 0.13 s on numpy's AVX2 path (an EPYC family 25 model 17, the
+benchmark's machine on 2026-11-23; 10M-row evaluation 3.9-4.1 s -> 3.2-3.4 s
+over Parquet). OpenJDK turns its AVX-512 sort off on that family for the same
+reason; Zen 5 (family 1Ah) fixed the instruction. numpy chooses its path when
+it loads, from NPY_DISABLE_CPU_FEATURES, so only a process of sqlrank's own
+(the command line) can choose for it: avoid_slow_sort(). In a user's program
+the user decides, before importing numpy (README, "Speed").
 """
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from contextlib import contextmanager
 
 STREAM_FROM_ROWS = 1 << 24  # more rows than this are streamed to numpy in batches (see above)
@@ -56,6 +71,56 @@ STREAM_BATCH_ROWS = 1 << 22
 BYTES_PER_ROW = {"fetch": 18, "stream": 8}
 _UNITS = {"bytes": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "PiB": 2**50}
 _FALLBACK_LIMIT = 2**30  # a limit DuckDB shows in a way not known here: assume 1 GiB
+
+
+# numpy's AVX-512 features, named as numpy >= 2.4 names them (x86-64 levels) and as numpy 2.0-2.3 did;
+# a name numpy does not know is an ImportWarning, so each version gets its own list
+_AVX512_FEATURES = {"levels": "X86_V4 AVX512_ICL AVX512_SPR",
+                    "before 2.4": "AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL AVX512_SPR"}
+
+
+def avoid_slow_sort(environ=os.environ) -> None:
+    """In a process of sqlrank's own, before numpy loads: numpy's AVX2 sort on AMD family 19h (see above).
+
+    A user's own NPY_DISABLE_CPU_FEATURES or NPY_ENABLE_CPU_FEATURES wins; once numpy is loaded
+    its choice is made and this does nothing.
+    """
+    if "numpy" in sys.modules or {"NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES"} & environ.keys():
+        return
+    features = features_to_disable(_cpu_description(environ), _numpy_version())
+    if features:
+        environ["NPY_DISABLE_CPU_FEATURES"] = features
+
+
+def features_to_disable(cpu: str, numpy_version: str | None) -> str | None:
+    """numpy's AVX-512 features when `cpu` (/proc/cpuinfo, or Windows' PROCESSOR_IDENTIFIER) is AMD family 19h.
+
+    Zen 3, of that family too, has no AVX-512: numpy's choice is then the same either way.
+    """
+    family = re.search(r"(?:cpu family\s*:|Family)\s*(\d+)", cpu)
+    if "AuthenticAMD" not in cpu or not family or int(family.group(1)) != 0x19 or not numpy_version:
+        return None
+    major_minor = tuple(int(part) for part in re.findall(r"\d+", numpy_version)[:2])
+    return _AVX512_FEATURES["levels" if major_minor >= (2, 4) else "before 2.4"]
+
+
+def _cpu_description(environ) -> str:
+    """The first processor's entry of /proc/cpuinfo (Linux), PROCESSOR_IDENTIFIER (Windows), else ''."""
+    try:
+        with open("/proc/cpuinfo", "rb") as cpuinfo:
+            return cpuinfo.read(4096).decode("ascii", "replace")
+    except OSError:
+        return environ.get("PROCESSOR_IDENTIFIER", "")
+
+
+def _numpy_version() -> str | None:
+    """The installed numpy's version, read without loading numpy (importlib.metadata: ~1 ms once DuckDB is loaded)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("numpy")
+    except metadata.PackageNotFoundError:
+        return None
 
 
 def bad_row(ids: list[str], value: str) -> str:

@@ -741,6 +741,25 @@ def test_the_command_line_gives_openblas_one_thread_before_numpy_loads():
     assert run_fresh(script, {**env, "OPENBLAS_NUM_THREADS": "4"}) == "4\n"
 
 
+def test_the_command_line_chooses_numpy_s_avx2_sort_on_amd_zen4_before_numpy_loads():
+    """On AMD family 19h numpy's AVX-512 sort is ~5x slower than its AVX2 one (sqlrank/pair_screen.py):
+    the CLI turns the AVX-512 features off for its own process, before numpy loads. A user's own value wins."""
+    script = (
+        "import os, sys\n"
+        "import sqlrank.cli\n"
+        "assert 'numpy' not in sys.modules, 'numpy loaded before main()'\n"
+        "sqlrank.pair_screen._cpu_description = lambda environ: 'vendor_id : AuthenticAMD\\ncpu family : 25\\n'\n"
+        "sqlrank.cli.app = lambda **kwargs: None\n"
+        "assert sqlrank.cli.run() == 0\n"
+        "import numpy\n"
+        "from numpy._core._multiarray_umath import __cpu_features__ as features\n"
+        "print(os.environ['NPY_DISABLE_CPU_FEATURES'] != '', features['AVX512_SKX'])\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NPY_")}
+    assert run_fresh(script, env) == "True False\n"
+    assert run_fresh(script.replace("!= ''", ""), {**env, "NPY_DISABLE_CPU_FEATURES": "AVX2"}).startswith("AVX2 ")
+
+
 @pytest.mark.parametrize("fmt", ["table", "csv", "trec"])
 def test_an_evaluation_from_files_does_not_load_pandas(tmp_path, fmt):
     """With pandas installed (the test extra installs it), pyarrow 26 imports it on its first compute call
