@@ -49,12 +49,13 @@ The CPU: numpy's sort (x86-simd-sort) takes its AVX-512 path wherever the CPU
 has AVX-512. On AMD's family 19h with AVX-512 (Zen 4: EPYC 9004, Ryzen 7000)
 that path's compress-store to memory is microcoded: 10M hashes sort in 0.64 s
 there, 0.13 s on numpy's AVX2 path (an EPYC family 25 model 17, the
-benchmark's machine on 2026-11-23; 10M-row evaluation 3.9-4.1 s -> 3.2-3.4 s
-over Parquet). OpenJDK turns its AVX-512 sort off on that family for the same
+benchmark's machine on 2026-11-23; a 10M-row evaluation from Parquet 4.32 ->
+4.00 s, medians of 5 interleaved; 100M under a 4GB limit 36-44 s -> 29-31 s). OpenJDK turns its AVX-512 sort off on that family for the same
 reason; Zen 5 (family 1Ah) fixed the instruction. numpy chooses its path when
 it loads, from NPY_DISABLE_CPU_FEATURES, so only a process of sqlrank's own
 (the command line) can choose for it: avoid_slow_sort(). In a user's program
-the user decides, before importing numpy (README, "Speed").
+the user decides, before importing numpy (README, Decisions: "numpy's sort on
+AMD Zen 4").
 """
 
 from __future__ import annotations
