@@ -90,7 +90,7 @@ def check_file(con, path: str, value: str) -> tuple[int, int, int]:
 
 def floor_checked(args) -> None:
     """floor.sql after sqlrank's input checks: what the floor costs when it may not trust its input."""
-    sqlrank_pair_screen().avoid_slow_sort()  # numpy's sort chosen as the sqlrank command chooses it
+    sqlrank_pair_screen().prepare_numpy()  # numpy set up as the sqlrank command sets it up
     con = duckdb_connect(args)
     # The checks read the whole run, and DuckDB would keep the file's bytes in its buffer pool
     # (the external file cache), leaving the window less of the memory limit: at 100M rows under

@@ -264,12 +264,9 @@ def run(args: list[str] | None = None) -> int:
     """The command line's work (the arguments of sys.argv unless given); returns the exit code."""
     # one command and the process ends: collecting reference cycles would only cost time (~25 ms of a small eval)
     gc.disable()
-    # numpy (the duplicate screen's sort; pyarrow imports it too) loads OpenBLAS, whose thread pool
-    # busy-waits on every core after loading: ~0.08 s of CPU taken from DuckDB on 2 cores. Nothing
-    # here multiplies matrices, so one BLAS thread. Set only in this process, before numpy loads; a
-    # user's own value wins. The library, imported into a user's program, leaves it alone.
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    pair_screen.avoid_slow_sort()  # numpy's AVX2 sort where its AVX-512 one is slow: the same rule
+    # numpy (the duplicate screen's sort; pyarrow imports it too) set up for this process before it
+    # loads: one OpenBLAS thread, and its AVX2 sort where its AVX-512 one is slow
+    pair_screen.prepare_numpy()
     try:
         app(args=args, prog_name="sqlrank")
     except SystemExit as end:

@@ -50,12 +50,13 @@ has AVX-512. On AMD's family 19h with AVX-512 (Zen 4: EPYC 9004, Ryzen 7000)
 that path's compress-store to memory is microcoded: 10M hashes sort in 0.64 s
 there, 0.13 s on numpy's AVX2 path (an EPYC family 25 model 17, the
 benchmark's machine on 2026-11-23; a 10M-row evaluation from Parquet 4.32 ->
-4.00 s, medians of 5 interleaved; 100M under a 4GB limit 36-44 s -> 29-31 s). OpenJDK turns its AVX-512 sort off on that family for the same
-reason; Zen 5 (family 1Ah) fixed the instruction. numpy chooses its path when
-it loads, from NPY_DISABLE_CPU_FEATURES, so only a process of sqlrank's own
-(the command line) can choose for it: avoid_slow_sort(). In a user's program
-the user decides, before importing numpy (README, Decisions: "numpy's sort on
-AMD Zen 4").
+4.00 s, medians of 5 interleaved; 100M under a 4GB limit 36-44 s -> 29-31 s).
+OpenJDK turns its AVX-512 sort off on that family for the same reason; Zen 5
+(family 1Ah) fixed the instruction. numpy chooses its path when it loads, from
+NPY_DISABLE_CPU_FEATURES, so only a process of sqlrank's own (the command
+line) can choose for it: prepare_numpy(). In a user's program the user
+decides, before importing numpy (README, Decisions: "numpy's sort on AMD
+Zen 4").
 """
 
 from __future__ import annotations
@@ -80,13 +81,20 @@ _AVX512_FEATURES = {"levels": "X86_V4 AVX512_ICL AVX512_SPR",
                     "before 2.4": "AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL AVX512_SPR"}
 
 
-def avoid_slow_sort(environ=os.environ) -> None:
-    """In a process of sqlrank's own, before numpy loads: numpy's AVX2 sort on AMD family 19h (see above).
+def prepare_numpy(environ=os.environ) -> None:
+    """numpy's settings for a process of sqlrank's own (the command line), made before numpy loads.
 
-    A user's own NPY_DISABLE_CPU_FEATURES or NPY_ENABLE_CPU_FEATURES wins; once numpy is loaded
-    its choice is made and this does nothing.
+    - One OpenBLAS thread: numpy loads OpenBLAS, whose thread pool busy-waits on every core after
+      loading (~0.08 s of CPU taken from DuckDB on 2 cores), and nothing here multiplies matrices.
+    - numpy's AVX2 sort on AMD family 19h (see above).
+    A user's own OPENBLAS_NUM_THREADS, NPY_DISABLE_CPU_FEATURES or NPY_ENABLE_CPU_FEATURES wins.
+    Once numpy is loaded its choices are made and this does nothing. A user's program, which
+    imports sqlrank as a library, never calls it.
     """
-    if "numpy" in sys.modules or {"NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES"} & environ.keys():
+    if "numpy" in sys.modules:
+        return
+    environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    if {"NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES"} & environ.keys():
         return
     features = features_to_disable(_cpu_description(environ), _numpy_version())
     if features:

@@ -7,6 +7,9 @@ input to the exact check.
 
 from __future__ import annotations
 
+import os
+import sys
+
 import duckdb
 import pytest
 
@@ -209,15 +212,16 @@ def test_numpy_s_avx512_sort_is_turned_off_on_amd_family_19h_only(cpu, numpy_ver
 
 def test_a_user_s_own_numpy_cpu_setting_wins(monkeypatch):
     monkeypatch.setattr(pair_screen, "_cpu_description", lambda environ: ZEN4_CPUINFO)
-    monkeypatch.delitem(__import__("sys").modules, "numpy", raising=False)  # as before numpy loads
+    monkeypatch.delitem(sys.modules, "numpy", raising=False)  # as before numpy loads
     for own in ({"NPY_DISABLE_CPU_FEATURES": "AVX2"}, {"NPY_ENABLE_CPU_FEATURES": "AVX2"}):
-        environ = dict(own)
-        pair_screen.avoid_slow_sort(environ)
-        assert environ == own
+        environ = {**own, "OPENBLAS_NUM_THREADS": "4"}
+        pair_screen.prepare_numpy(environ)
+        assert environ == {**own, "OPENBLAS_NUM_THREADS": "4"}
     environ = {}
-    pair_screen.avoid_slow_sort(environ)
+    pair_screen.prepare_numpy(environ)
     assert environ == {"NPY_DISABLE_CPU_FEATURES": pair_screen.features_to_disable(ZEN4_CPUINFO,
-                                                                                     pair_screen._numpy_version())}
+                                                                                     pair_screen._numpy_version()),
+                       "OPENBLAS_NUM_THREADS": "1"}
 
 
 def test_once_numpy_is_loaded_its_choice_stands(monkeypatch):
@@ -225,7 +229,7 @@ def test_once_numpy_is_loaded_its_choice_stands(monkeypatch):
 
     monkeypatch.setattr(pair_screen, "_cpu_description", lambda environ: ZEN4_CPUINFO)
     environ = {}
-    pair_screen.avoid_slow_sort(environ)
+    pair_screen.prepare_numpy(environ)
     assert environ == {}
 
 
@@ -241,5 +245,5 @@ def test_the_installed_numpy_takes_the_names_chosen_for_it_without_a_warning():
         "print(features['AVX512_SKX'], features['AVX512_ICL'])\n"
         "print(numpy.sort(numpy.array([3, 1, 2], dtype=numpy.uint64)).tolist())\n"
     )
-    env = {key: value for key, value in __import__("os").environ.items() if not key.startswith("NPY_")}
+    env = {key: value for key, value in os.environ.items() if not key.startswith("NPY_")}
     assert run_fresh(script, {**env, "NPY_DISABLE_CPU_FEATURES": names}) == "False False\n[1, 2, 3]\n"
