@@ -9,7 +9,7 @@ query_id,measure,value as CSV (query_id 'all' = the tool's own mean), so
 run.py can check the numbers.  Anything else worth reporting (ranx's JIT
 warm-up) is printed as one JSON line on stdout.
 
-Names: floor, floor-checked, floor-cutoffs, scan, window, sqlrank-api, pytrec_eval, ir_measures, ranx.
+Names: floor, floor-checked, floor-cutoffs, floor-trec, scan, window, sqlrank-api, pytrec_eval, ir_measures, ranx.
 """
 
 from __future__ import annotations
@@ -56,11 +56,37 @@ def write_long(out: str, per_query: dict[str, dict[str, float]]) -> None:
 
 
 def floor(args, script: str = "floor.sql") -> None:
+    run_floor(args, (HERE / script).read_text())
+
+
+def run_floor(args, sql: str) -> None:
     con = duckdb_connect(args)
     con.execute("SET VARIABLE qrels = ?", [args.qrels])
     con.execute("SET VARIABLE run = ?", [args.run])
-    sql = (HERE / script).read_text()
     con.execute(f"COPY ({sql}) TO '{args.out}' (FORMAT csv, HEADER true)")
+
+
+# The readers a hand-written statement would use for TREC text: DuckDB's CSV reader splitting the
+# fields at single spaces (as the benchmark's files are written), the columns named, nothing checked.
+_TREC_TEXT = "header = false, delim = ' ', quote = '', escape = '', auto_detect = false"
+TREC_READERS = {
+    "read_parquet(getvariable('qrels'))":
+        f"read_csv(getvariable('qrels'), {_TREC_TEXT}, columns = {{'query_id': 'VARCHAR', 'iteration': 'VARCHAR', "
+        "'doc_id': 'VARCHAR', 'relevance': 'INTEGER'})",
+    "read_parquet(getvariable('run'))":
+        f"read_csv(getvariable('run'), {_TREC_TEXT}, columns = {{'query_id': 'VARCHAR', 'q0': 'VARCHAR', "
+        "'doc_id': 'VARCHAR', 'rank': 'VARCHAR', 'score': 'DOUBLE', 'tag': 'VARCHAR'})",
+}
+
+
+def floor_trec(args) -> None:
+    """floor.sql reading the TREC text files instead of Parquet: the floor for every contender that reads TREC."""
+    sql = (HERE / "floor.sql").read_text()
+    for parquet, text in TREC_READERS.items():
+        if parquet not in sql:  # floor.sql changed its reads: this floor would silently read Parquet
+            raise SystemExit(f"floor.sql no longer reads {parquet}; update TREC_READERS in contenders.py")
+        sql = sql.replace(parquet, text)
+    run_floor(args, sql)
 
 
 @functools.cache
@@ -219,6 +245,7 @@ CONTENDERS = {
     "floor": floor,
     "floor-cutoffs": floor_cutoffs,
     "floor-checked": floor_checked,
+    "floor-trec": floor_trec,
     "scan": scan,
     "window": window,
     "sqlrank-api": sqlrank_api,

@@ -128,6 +128,8 @@ CONTENDERS = [
     Contender("floor-cutoffs", "floor_cutoffs.sql via duckdb (Parquet), nDCG@10, P@10, RR@10", ALL_SIZES,
               lambda f, o, k: py("floor-cutoffs", f["qrels_parquet"], f["run_parquet"], o, k),
               reference="floor-cutoffs"),
+    Contender("floor-trec", "floor.sql via duckdb, reading the TREC text files (DuckDB's CSV reader)", ALL_SIZES,
+              lambda f, o, k: py("floor-trec", f["qrels_trec"], f["run_trec"], o, k), reference="floor-trec"),
     Contender("scan", "SELECT count(*), sum(score) over the run (Parquet)", ALL_SIZES,
               lambda f, o, k: py("scan", f["qrels_parquet"], f["run_parquet"], o, k), checkable=False),
     Contender("window", "ROW_NUMBER() ranking of the run, nothing else (Parquet)", ALL_SIZES,
@@ -140,13 +142,13 @@ CONTENDERS = [
               needs_sqlrank=True, must_match=True, reference="floor-cutoffs"),
     Contender("sqlrank-cli-trec", "sqlrank eval, 5 measures (TREC text)", ALL_SIZES,
               lambda f, o, k: sqlrank_cli(f["qrels_trec"], [f["run_trec"]], MEASURES, o, k),
-              needs_sqlrank=True, must_match=True),
+              needs_sqlrank=True, must_match=True, reference="floor-trec"),
     Contender("sqlrank-api-parquet", "sqlrank.evaluate(), 5 measures, to_pandas() (Parquet)", BASELINE_SIZES,
               lambda f, o, k: py("sqlrank-api", f["qrels_parquet"], f["run_parquet"], o, k),
               needs_sqlrank=True, must_match=True),
     Contender("sqlrank-api-trec", "sqlrank.evaluate(), 5 measures, to_pandas() (TREC text)", BASELINE_SIZES,
               lambda f, o, k: py("sqlrank-api", f["qrels_trec"], f["run_trec"], o, k),
-              needs_sqlrank=True, must_match=True),
+              needs_sqlrank=True, must_match=True, reference="floor-trec"),
     Contender("sqlrank-cli-wide", f"sqlrank eval, {len(WIDE_SET)} measures (Parquet)", BASELINE_SIZES,
               lambda f, o, k: sqlrank_cli(f["qrels_parquet"], [f["run_parquet"]], WIDE_SET, o, k),
               needs_sqlrank=True, checkable=False),
@@ -155,11 +157,12 @@ CONTENDERS = [
               lambda f, o, k: sqlrank_cli(f["qrels_parquet"], f["runs10"], MEASURES, o, k),
               needs_sqlrank=True, checkable=False),
     Contender("pytrec_eval", "TREC files parsed into dicts, RelevanceEvaluator", BASELINE_SIZES,
-              lambda f, o, k: py("pytrec_eval", f["qrels_trec"], f["run_trec"], o, {}), must_match=True),
+              lambda f, o, k: py("pytrec_eval", f["qrels_trec"], f["run_trec"], o, {}), must_match=True,
+              reference="floor-trec"),
     Contender("ir_measures", "ir_measures.iter_calc on the TREC files", BASELINE_SIZES,
-              lambda f, o, k: py("ir_measures", f["qrels_trec"], f["run_trec"], o, {})),
+              lambda f, o, k: py("ir_measures", f["qrels_trec"], f["run_trec"], o, {}), reference="floor-trec"),
     Contender("ranx", "ranx Qrels/Run.from_file(kind='trec') + evaluate", BASELINE_SIZES,
-              lambda f, o, k: py("ranx", f["qrels_trec"], f["run_trec"], o, {})),
+              lambda f, o, k: py("ranx", f["qrels_trec"], f["run_trec"], o, {}), reference="floor-trec"),
 ]
 BY_NAME = {c.name: c for c in CONTENDERS}
 
@@ -360,8 +363,9 @@ def write_reports(results: list[dict], checks: dict, info: dict) -> None:
         f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB RAM, {m['os']}; "
         f"Python {m['python']}; " + ", ".join(f"{k} {v}" for k, v in m["versions"].items() if v), "",
         f"Median wall time of {_runs_per_size(results)} of the whole process, peak RSS of the "
-        "largest process, ratio to the floor at the same size: floor.sql, or floor_cutoffs.sql for the "
-        "cutoff-only set (sqlrank-cli-cutoffs). Warm page cache: the inputs are read, untimed, before every run.",
+        "largest process, ratio to the floor at the same size: floor.sql, floor_cutoffs.sql for the "
+        "cutoff-only set (sqlrank-cli-cutoffs), floor.sql reading TREC text (floor-trec) for every contender "
+        "that reads the TREC files. Warm page cache: the inputs are read, untimed, before every run.",
         f"At {BIG} every DuckDB contender runs with memory_limit {BIG_MEMORY_LIMIT} and a spill "
         "directory. pytrec_eval, ir_measures and ranx only run up to 10M: at 100M their in-memory "
         "Python structures would need far more memory and time than this benchmark allows.", "",
@@ -385,7 +389,7 @@ def write_reports(results: list[dict], checks: dict, info: dict) -> None:
                          f"evaluate {r['ranx_eval_s']:.2f}s")
     diffs = [r for r in results if r.get("diff_vs_floor")]
     if diffs:
-        lines += ["", "Max |difference| from the floor (per query on common queries, and means "
+        lines += ["", "Max |difference| from its floor (per query on common queries, and means "
                   "over all judged queries with missing queries as 0):", ""]
         for r in diffs:
             d = r["diff_vs_floor"]
@@ -408,7 +412,7 @@ def write_reports(results: list[dict], checks: dict, info: dict) -> None:
                      if r["contender"] == name and not r.get("error"))
         if pts:
             ax.plot(*zip(*pts), marker="o", label=name, color=color,
-                    linestyle="--" if name in ("floor", "floor-cutoffs", "scan", "window") else "-")
+                    linestyle="--" if name in ("floor", "floor-cutoffs", "floor-trec", "scan", "window") else "-")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("run rows")

@@ -32,8 +32,9 @@ def files(tmp_path_factory) -> dict:
 
 
 def floor_values(name: str, files: dict, out: Path) -> dict[tuple[str, str], float]:
-    subprocess.run([sys.executable, str(BENCHMARKS / "contenders.py"), name, str(files["qrels_parquet"]),
-                    str(files["run_parquet"]), "-o", str(out)], check=True, capture_output=True)
+    fmt = "trec" if name == "floor-trec" else "parquet"  # the same files, as TREC text for the TREC floor
+    subprocess.run([sys.executable, str(BENCHMARKS / "contenders.py"), name, str(files[f"qrels_{fmt}"]),
+                    str(files[f"run_{fmt}"]), "-o", str(out)], check=True, capture_output=True)
     with out.open(newline="") as handle:
         return {(row["query_id"], row["measure"]): float(row["value"]) for row in csv.DictReader(handle)}
 
@@ -43,7 +44,8 @@ def sqlrank_values(files: dict, measures: list[str]) -> dict[tuple[str, str], fl
     return {(row["query_id"], row["measure"]): row["value"] for row in table}
 
 
-@pytest.mark.parametrize("name, measures", [("floor", FIVE), ("floor-checked", FIVE), ("floor-cutoffs", CUTOFFS)])
+@pytest.mark.parametrize("name, measures", [("floor", FIVE), ("floor-checked", FIVE), ("floor-cutoffs", CUTOFFS),
+                                             ("floor-trec", FIVE)])
 def test_the_floor_gives_sqlranks_numbers(files, tmp_path, name, measures):
     floor = floor_values(name, files, tmp_path / f"{name}.csv")
     ours = sqlrank_values(files, measures)
