@@ -56,11 +56,11 @@ def write_long(out: str, per_query: dict[str, dict[str, float]]) -> None:
 
 
 def floor(args, script: str = "floor.sql") -> None:
-    run_floor(args, (HERE / script).read_text())
+    run_floor(duckdb_connect(args), args, (HERE / script).read_text())
 
 
-def run_floor(args, sql: str) -> None:
-    con = duckdb_connect(args)
+def run_floor(con, args, sql: str) -> None:
+    """A floor's statement over args.qrels and args.run, its long table written to args.out."""
     con.execute("SET VARIABLE qrels = ?", [args.qrels])
     con.execute("SET VARIABLE run = ?", [args.run])
     con.execute(f"COPY ({sql}) TO '{args.out}' (FORMAT csv, HEADER true)")
@@ -86,7 +86,7 @@ def floor_trec(args) -> None:
         if parquet not in sql:  # floor.sql changed its reads: this floor would silently read Parquet
             raise SystemExit(f"floor.sql no longer reads {parquet}; update TREC_READERS in contenders.py")
         sql = sql.replace(parquet, text)
-    run_floor(args, sql)
+    run_floor(duckdb_connect(args), args, sql)
 
 
 @functools.cache
@@ -127,9 +127,7 @@ def floor_checked(args) -> None:
         rows, bad, equal_hashes = check_file(con, path, value)
         if rows == 0 or bad or equal_hashes:
             raise SystemExit(f"{path}: {rows} rows, {bad} bad, {equal_hashes} equal pair hashes")
-    con.execute("SET VARIABLE qrels = ?", [args.qrels])
-    con.execute("SET VARIABLE run = ?", [args.run])
-    con.execute(f"COPY ({(HERE / 'floor.sql').read_text()}) TO '{args.out}' (FORMAT csv, HEADER true)")
+    run_floor(con, args, (HERE / "floor.sql").read_text())
 
 
 def floor_cutoffs(args) -> None:

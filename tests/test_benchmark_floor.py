@@ -31,8 +31,7 @@ def files(tmp_path_factory) -> dict:
     return generate.generate("100k", tmp_path_factory.mktemp("bench"))
 
 
-def floor_values(name: str, files: dict, out: Path) -> dict[tuple[str, str], float]:
-    fmt = "trec" if name == "floor-trec" else "parquet"  # the same files, as TREC text for the TREC floor
+def floor_values(name: str, files: dict, out: Path, fmt: str = "parquet") -> dict[tuple[str, str], float]:
     subprocess.run([sys.executable, str(BENCHMARKS / "contenders.py"), name, str(files[f"qrels_{fmt}"]),
                     str(files[f"run_{fmt}"]), "-o", str(out)], check=True, capture_output=True)
     with out.open(newline="") as handle:
@@ -44,10 +43,11 @@ def sqlrank_values(files: dict, measures: list[str]) -> dict[tuple[str, str], fl
     return {(row["query_id"], row["measure"]): row["value"] for row in table}
 
 
-@pytest.mark.parametrize("name, measures", [("floor", FIVE), ("floor-checked", FIVE), ("floor-cutoffs", CUTOFFS),
-                                             ("floor-trec", FIVE)])
-def test_the_floor_gives_sqlranks_numbers(files, tmp_path, name, measures):
-    floor = floor_values(name, files, tmp_path / f"{name}.csv")
+# each floor with the files it reads: the same data as Parquet or as TREC text
+@pytest.mark.parametrize("name, measures, fmt", [("floor", FIVE, "parquet"), ("floor-checked", FIVE, "parquet"),
+                                                  ("floor-cutoffs", CUTOFFS, "parquet"), ("floor-trec", FIVE, "trec")])
+def test_the_floor_gives_sqlranks_numbers(files, tmp_path, name, measures, fmt):
+    floor = floor_values(name, files, tmp_path / f"{name}.csv", fmt)
     ours = sqlrank_values(files, measures)
     assert floor.keys() == ours.keys()
     # 1,000 run queries, 10 of them run-only, plus 10 qrels-only ones: 1,000 judged queries and the mean
