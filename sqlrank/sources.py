@@ -9,6 +9,7 @@ from pathlib import Path
 
 import duckdb
 
+from . import sqlgen
 from .errors import InputError, ResourceError
 
 # the canonical columns of each kind of input
@@ -16,12 +17,15 @@ RUN_COLUMNS = ("query_id", "doc_id", "score")
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 
 
-def quote_identifier(name: str) -> str:
-    return '"' + str(name).replace('"', '""') + '"'
+# the quoting lives in sqlgen, the one module that writes SQL; these names are its until the readers move
+quote_identifier = sqlgen.identifier
 
 
-def quote_literal(text: str) -> str:
-    return "'" + str(text).replace("'", "''") + "'"
+def quote_literal(text) -> str:
+    return sqlgen.literal(str(text))
+
+
+duckdb_path = sqlgen.file_path
 
 
 @dataclass
@@ -39,17 +43,6 @@ class Loaded:
     notes: list[str] = field(default_factory=list)  # things the user should be told (Report.notices)
     # False once validate() has seen every (query_id, doc_id) pair hash to a different value
     may_have_duplicates: bool = True
-
-
-def duckdb_path(path: Path) -> str:
-    """The path as a DuckDB string literal naming exactly this file.
-
-    DuckDB expands `*`, `?` and `[...]` in file names (globs) and treats
-    `s3://`, `~` ... specially; an absolute path with the glob characters
-    bracketed (`[*]`) names the one file the user gave.
-    """
-    text = str(path.absolute())
-    return quote_literal("".join(f"[{c}]" if c in "*?[" else c for c in text))
 
 
 def open_text(path: Path, compression: str):
