@@ -75,6 +75,9 @@ class MeasureDef:
         return set(self.needs) | extra
 
 
+# what an evaluation computes when no measure is named: the measures most papers report
+DEFAULT_MEASURES = ("nDCG@10", "AP", "RR", "P@10", "R@100")
+
 _TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's ndcg_cut and map_cut defaults
 
 REGISTRY: dict[str, MeasureDef] = {
