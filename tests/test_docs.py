@@ -5,8 +5,6 @@
   `<a id="...">`.
 * Every `docs/<page>.md#<anchor>` cited anywhere in the repository (a comment in the SQL or the code,
   a docstring, a test) exists, so code can cite a definition by its anchor.
-* Every measure of the README's generated table has its section in docs/measures.md, anchored by its
-  name in lower case.
 * No file cites the specification the definitions were first written in, or its sources: neither is in
   the repository, and docs/measures.md and docs/trec-semantics.md now hold what they said.
 """
@@ -161,17 +159,6 @@ def test_every_cited_docs_anchor_exists():
                 elif anchor not in anchors(target):
                     problems.append(f"{name}:{number}: docs/{page} has no anchor '{anchor}'")
     assert problems == []
-
-
-def test_every_measure_of_the_readme_table_has_its_section_in_docs_measures():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = re.search(r"^## Measures\n(.*?)(?=^## |\Z)", readme, flags=re.M | re.S).group(1)
-    names = re.findall(r"^\| `([^`]+)` \|", section, flags=re.M)
-    assert "nDCG" in names and "NumRelRet" in names  # the table was found
-    parameters = {"rel", "gain", "discount", "base", "ideal", "denominator"}
-    documented = anchors(ROOT / "docs" / "measures.md")
-    assert [name for name in names if name.lower() not in documented] == []
-    assert parameters <= documented
 
 
 def test_the_anchor_rule_is_githubs():
