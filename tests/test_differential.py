@@ -18,10 +18,10 @@ queries without relevant documents, lists shorter than the cutoffs, queries
 only in the qrels or only in the run, and non-ASCII doc ids (NFC and NFD
 forms of the same word are different ids, compared byte by byte).
 Never generated: a qrels query whose labels are ALL negative, which crashes
-pytrec_eval and trec_eval (TREC_SEMANTICS §7).
+pytrec_eval and trec_eval (docs/trec-semantics.md#labels).
 
 No disagreement is known. When one appears, the failing example is the bug
-report: decide which side is wrong from TREC_SEMANTICS.md and say so here.
+report: decide which side is wrong from docs/trec-semantics.md and say so here.
 """
 
 from __future__ import annotations
