@@ -111,5 +111,8 @@ REGISTRY: dict[str, MeasureDef] = {
                    aggregate="sum", reads_ranking=False, aliases=("num_rel",), trec_name="num_rel"),
         MeasureDef("NumRelRet", "num_rel_ret", "relevant documents retrieved (within k)", ("rel",), aggregate="sum",
                    aliases=("num_rel_ret",), trec_name="num_rel_ret"),
+        MeasureDef("NumNonRelJudgedRet", "num_nonrel_judged_ret", "judged non-relevant documents retrieved (within k)",
+                   ("rel",), aggregate="sum", needs=("judged_nonrelevant",), aliases=("num_nonrel_judged_ret",),
+                   trec_name="num_nonrel_judged_ret"),
     )
 }
