@@ -63,7 +63,7 @@ def open_file(path: Path, kind: str) -> File:
                          "can also be given as it is)")
     try:
         with open(path, "rb") as handle:
-            head = handle.read(4)
+            head = handle.read(8)  # enough for every reader's magic bytes
     except PermissionError:
         raise InputError(f"{label}: cannot be read (permission denied); check the file's permissions "
                          "(e.g. chmod +r)") from None

@@ -6,13 +6,14 @@ import os
 from pathlib import Path
 
 from ..errors import InputError
-from . import delimited, files, frames, jsonl, mapping, parquet, trec
+from . import delimited, feather, files, frames, jsonl, mapping, parquet, trec
 from .base import Loaded, Reader
 
 # Files: first by their magic bytes, then by their extension, then by their first line, in this
 # order (TREC, which takes any first line, comes last). Objects: by Reader.accepts.
 READERS: list[Reader] = [
     parquet.READER,
+    feather.READER,
     jsonl.READER,
     delimited.TSV,
     delimited.CSV,
