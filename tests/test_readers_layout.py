@@ -73,3 +73,11 @@ def test_every_magic_fits_in_the_bytes_read(tmp_path):
 def test_a_run_is_named_after_its_file(name, expected):
     assert readers.run_name(name, 0) == expected
     assert readers.run_name(Path("some/folder") / name, 3) == expected
+
+
+def test_the_worked_example_in_the_docs_is_the_module_itself():
+    """docs/adding-an-input-format.md shows sqlrank/readers/feather.py whole: it must not drift from it."""
+    doc = (PACKAGE.parent / "docs" / "adding-an-input-format.md").read_text(encoding="utf-8")
+    shown = doc.split("```python\n", 1)[1].split("```", 1)[0]
+    assert shown == (PACKAGE / "readers" / "feather.py").read_text(encoding="utf-8")
+    assert "    feather.READER,\n" in (PACKAGE / "readers" / "registry.py").read_text(encoding="utf-8")
