@@ -3,14 +3,27 @@
     import sqlrank
     result = sqlrank.evaluate("qrels.txt", "run.trec", ["nDCG@10", "AP", "RR"])
     result.summary        # {'nDCG@10': 0.47, 'AP': 0.31, 'RR': 0.62}
+    sqlrank.export.write(result, "results.md")    # or .csv, .json, .parquet, .tex, .trec, ...
+
+This module is the public API: the command line (sqlrank.cli) uses nothing else.
 """
 
-from .engine import evaluate
+from . import export
+from .engine import MISSING_POLICIES, SCORE_PRECISIONS, _path_name, evaluate
 from .errors import EvaluationError, InputError, MeasureError, OutputError, ResourceError, SqlrankError, SqlrankNotice
+from .input_checks import DUPLICATE_POLICIES
 from .loading import load_qrels, load_run
 from .macros import connect, install, sql_script
+from .measures import PARAMETERS as MEASURE_PARAMETERS
 from .measures import REGISTRY, Measure, describe as describe_measures, parse_all as parse_measures
+from .pair_screen import prepare_numpy
 from .result import Result
+from .user_sql import query
+
+
+def run_name(path) -> str:
+    """The name a run file gets in a result when none is given: its file name without the format's extensions."""
+    return _path_name(path, 0)
 
 
 def __getattr__(name: str):
@@ -28,7 +41,9 @@ def __getattr__(name: str):
 
 
 __all__ = [
-    "evaluate", "connect", "install", "sql_script", "load_run", "load_qrels", "parse_measures", "describe_measures",
-    "REGISTRY", "Measure", "Result", "SqlrankError", "InputError", "MeasureError", "EvaluationError",
-    "OutputError", "ResourceError", "SqlrankNotice", "__version__",
+    "evaluate", "connect", "install", "sql_script", "load_run", "load_qrels", "query", "export", "run_name",
+    "parse_measures", "describe_measures", "REGISTRY", "MEASURE_PARAMETERS", "Measure", "Result",
+    "MISSING_POLICIES", "DUPLICATE_POLICIES", "SCORE_PRECISIONS", "prepare_numpy",
+    "SqlrankError", "InputError", "MeasureError", "EvaluationError", "OutputError", "ResourceError", "SqlrankNotice",
+    "__version__",
 ]
