@@ -8,7 +8,6 @@
 This module is the public API: the command line (sqlrank.cli) uses nothing else.
 """
 
-from . import export
 from .engine import MISSING_POLICIES, SCORE_PRECISIONS, _path_name, evaluate
 from .errors import EvaluationError, InputError, MeasureError, OutputError, ResourceError, SqlrankError, SqlrankNotice
 from .input_checks import DUPLICATE_POLICIES
@@ -27,7 +26,11 @@ def run_name(path) -> str:
 
 
 def __getattr__(name: str):
-    """`__version__`, looked up in the installed metadata only when asked for (`sqlrank --version`)."""
+    """`export` and `__version__`, loaded only when asked for: a program that writes no file needs neither."""
+    if name == "export":
+        import importlib
+
+        return importlib.import_module(f"{__name__}.export")  # importing a submodule also sets the attribute
     if name != "__version__":
         raise AttributeError(f"module 'sqlrank' has no attribute {name!r}")
     from importlib.metadata import PackageNotFoundError, version

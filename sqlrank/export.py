@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Optional
@@ -168,6 +167,8 @@ def write_bytes(parts: Iterable, path: str | os.PathLike | Target, inputs: tuple
     if target.is_symlink():
         target = target.resolve()
     folder = target.parent
+    import tempfile  # here: only a file written needs it, not every start-up
+
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as error:
