@@ -16,6 +16,7 @@ from .macros import connect, install, sql_script
 from .measures import PARAMETERS as MEASURE_PARAMETERS
 from .measures import REGISTRY, Measure, describe as describe_measures, parse_all as parse_measures
 from .pair_screen import prepare_numpy
+from .registry import DEFAULT_MEASURES
 from .result import Result
 from .user_sql import query
 
@@ -45,7 +46,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "evaluate", "connect", "install", "sql_script", "load_run", "load_qrels", "query", "export", "run_name",
-    "parse_measures", "describe_measures", "REGISTRY", "MEASURE_PARAMETERS", "Measure", "Result",
+    "parse_measures", "describe_measures", "REGISTRY", "DEFAULT_MEASURES", "MEASURE_PARAMETERS", "Measure", "Result",
     "MISSING_POLICIES", "DUPLICATE_POLICIES", "SCORE_PRECISIONS", "prepare_numpy",
     "SqlrankError", "InputError", "MeasureError", "EvaluationError", "OutputError", "ResourceError", "SqlrankNotice",
     "__version__",

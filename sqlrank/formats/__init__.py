@@ -16,7 +16,7 @@ from __future__ import annotations
 
 def summed(measure) -> bool:
     """Whether the measure is a count, summed rather than averaged in the `all` row."""
-    return measure.definition.count
+    return measure.definition.aggregate == "sum"
 
 
 def number(value: float, whole: bool = False) -> str:

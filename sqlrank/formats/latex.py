@@ -42,7 +42,8 @@ def _escape(text: str) -> str:
 def _tabular(lines: list[list[str]], right: list[bool], rules_before: set[int]) -> str:
     """`lines` (the header first) between booktabs rules; a \\midrule also before each line in `rules_before`."""
     column_widths = widths(lines)
-    out = [r"\begin{tabular}{" + "".join("r" if flush_right else "l" for flush_right in right) + "}", r"\toprule"]
+    columns = "".join("lr"[flush_right] for flush_right in right)  # text flush left, numbers flush right
+    out = [r"\begin{tabular}{" + columns + "}", r"\toprule"]
     for number, line in enumerate(lines):
         if number == 1 or number in rules_before:
             out.append(r"\midrule")

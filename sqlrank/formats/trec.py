@@ -51,4 +51,4 @@ def _count_name(text: str) -> bool:
     from ..measures import REGISTRY
 
     name = text.split("(")[0].split("@")[0]
-    return name in REGISTRY and REGISTRY[name].count
+    return name in REGISTRY and REGISTRY[name].aggregate == "sum"
