@@ -234,15 +234,15 @@ def measures_command() -> None:
 
 def main() -> NoReturn:
     """The console script `sqlrank` (and `python -m sqlrank`): the command, then the end of the process."""
-    # one command and the process ends: collecting reference cycles would only cost time (~25 ms of a small eval)
+    # one command and the process ends: collecting reference cycles would only cost time (docs/performance.md)
     gc.disable()
     # numpy (the duplicate screen's sort; pyarrow imports it too) set up for this process before it loads
     sqlrank.prepare_numpy()
     code = run()
     # The command is done: its output written (files renamed into place), its DuckDB connection
     # closed (spill files removed). Tearing the interpreter down would free every module and object
-    # one by one, 0.07 s of a 0.7 s evaluation of 1M rows (DuckDB, pyarrow and numpy loaded) and
-    # 0.08 s at 10M; os._exit skips that, once what is buffered for stdout and stderr is out.
+    # one by one, a tenth of a small evaluation's time (docs/performance.md); os._exit skips that,
+    # once what is buffered for stdout and stderr is out.
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:  # None: started with the descriptor closed (`>&-`)

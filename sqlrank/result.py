@@ -64,19 +64,23 @@ class Report:
         return lines
 
 
+_ALL_ROWS = "SELECT * FROM result_rows WHERE query_id = 'all'"
+_QUERY_ROWS = "SELECT * FROM result_rows WHERE query_id <> 'all'"
+
+
 def where_all(table: pa.Table, is_all: bool) -> pa.Table:
     """The rows whose query_id is (or is not) 'all', in their order; a null query_id is neither.
 
-    DuckDB filters, not pyarrow: where pandas is installed, pyarrow 26 imports it on its first
-    compute call or filter (0.14-0.2 s, most of a 1M-row evaluation's fixed cost), where DuckDB
-    filters 500k rows in 15 ms.
+    DuckDB filters, not pyarrow: where pandas is installed, pyarrow imports it on its first
+    compute call or filter, most of a small evaluation's fixed cost (docs/performance.md).
     """
     import duckdb
 
     with duckdb.connect() as con:
         con.register("result_rows", table)
-        test = "=" if is_all else "<>"
-        return con.sql(f"SELECT * FROM result_rows WHERE query_id {test} 'all'").to_arrow_table()
+        sql = _ALL_ROWS if is_all else _QUERY_ROWS
+        return con.sql(sql).to_arrow_table()
+
 
 
 def duplicates_notice(source: str, kind: str, dropped: int, policy: str) -> str:
@@ -104,7 +108,7 @@ class Result:
         self._by_name = dict(zip(self.measures, self.parsed_measures))
         self.report = report
         # the runs that have rows, in the table's order (both in the order given), from the report rather
-        # than from the table's 500k-row column (importing pyarrow.compute alone costs 25 ms): every
+        # than from the table's run_id column (which would need pyarrow.compute, slow to import): every
         # run has a row per qrels query, unless missing='skip' leaves out all of a run's queries
         self.runs = [run_id for run_id, run in report.runs.items()
                      if report.missing_policy != "skip" or run.queries > run.run_only_queries]

@@ -4,8 +4,8 @@ The parts are made as they are taken, so a CSV is written while it is encoded;
 an error of Arrow's comes out of the iteration as an OutputError. Arrow's CSV
 writer uses one core, so a big table is encoded in slices of CSV_SLICE_ROWS rows
 on one thread per core, and each slice is written, in order, while the next
-ones are encoded. pyarrow.csv and pyarrow.parquet are imported only by the
-formats that need them (~30 ms for Parquet).
+ones are encoded (docs/performance.md, "Writing CSV"). pyarrow.csv and
+pyarrow.parquet are imported only by the formats that need them.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..errors import OutputError
 
 # Rows per CSV slice. Small slices keep each of Arrow's output buffers small (a buffer grown to
 # tens of MB by doubling costs its copies and fresh pages) and let the file be written while the
-# next slices are encoded (docs/performance.md).
+# next slices are encoded.
 CSV_SLICE_ROWS = 1 << 18
 
 
