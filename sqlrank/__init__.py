@@ -8,22 +8,22 @@
 This module is the public API: the command line (sqlrank.cli) uses nothing else.
 """
 
-from .engine import MISSING_POLICIES, SCORE_PRECISIONS, _path_name, evaluate
+from .checks import DUPLICATE_POLICIES
+from .engine import MISSING_POLICIES, SCORE_PRECISIONS, evaluate
 from .errors import EvaluationError, InputError, MeasureError, OutputError, ResourceError, SqlrankError, SqlrankNotice
-from .input_checks import DUPLICATE_POLICIES
-from .loading import load_qrels, load_run
 from .macros import connect, install, sql_script
 from .measures import PARAMETERS as MEASURE_PARAMETERS
 from .measures import REGISTRY, Measure, describe as describe_measures, parse_all as parse_measures
-from .pair_screen import prepare_numpy
+from .readers import run_name as _run_name
 from .registry import DEFAULT_MEASURES
 from .result import Result
 from .user_sql import query
+from .views import load_qrels, load_run
 
 
 def run_name(path) -> str:
     """The name a run file gets in a result when none is given: its file name without the format's extensions."""
-    return _path_name(path, 0)
+    return _run_name(path, 0)
 
 
 def __getattr__(name: str):
@@ -47,7 +47,7 @@ def __getattr__(name: str):
 __all__ = [
     "evaluate", "connect", "install", "sql_script", "load_run", "load_qrels", "query", "export", "run_name",
     "parse_measures", "describe_measures", "REGISTRY", "DEFAULT_MEASURES", "MEASURE_PARAMETERS", "Measure", "Result",
-    "MISSING_POLICIES", "DUPLICATE_POLICIES", "SCORE_PRECISIONS", "prepare_numpy",
+    "MISSING_POLICIES", "DUPLICATE_POLICIES", "SCORE_PRECISIONS",
     "SqlrankError", "InputError", "MeasureError", "EvaluationError", "OutputError", "ResourceError", "SqlrankNotice",
     "__version__",
 ]

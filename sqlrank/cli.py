@@ -10,8 +10,8 @@ progress and errors go to stderr. A user mistake ends in one line
 `sqlrank: error: ...` and exit code 1 (bad data) or 2 (bad usage), never a
 traceback. The numbers, the SQL and the formats are the library's: this
 module holds none of them, and imports only the public API (`sqlrank`) and its
-errors. Process-wide settings (the garbage collector, numpy's environment) are
-made in main(), never in run(), which tests call in their own process.
+errors. A process-wide setting (the garbage collector) is made in main(),
+never in run(), which tests call in their own process.
 """
 
 from __future__ import annotations
@@ -236,8 +236,6 @@ def main() -> NoReturn:
     """The console script `sqlrank` (and `python -m sqlrank`): the command, then the end of the process."""
     # one command and the process ends: collecting reference cycles would only cost time (docs/performance.md)
     gc.disable()
-    # numpy (the duplicate screen's sort; pyarrow imports it too) set up for this process before it loads
-    sqlrank.prepare_numpy()
     code = run()
     # The command is done: its output written (files renamed into place), its DuckDB connection
     # closed (spill files removed). Tearing the interpreter down would free every module and object

@@ -6,8 +6,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from .errors import SqlrankError
-from .sources import first_line, out_of_memory
+from .errors import SqlrankError, first_line, out_of_memory
 
 if TYPE_CHECKING:
     import pyarrow as pa

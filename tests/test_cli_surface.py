@@ -65,8 +65,8 @@ def test_writing_from_python_checks_once(tmp_path, checks):
 
 
 def test_run_changes_nothing_in_the_calling_process():
-    """main() disables the garbage collector and sets numpy's environment for its own process; run(),
-    which tests and programs call in theirs, does neither."""
+    """main() disables the garbage collector for its own process; run(), which tests and programs call
+    in theirs, leaves it on, and the environment as it was."""
     environ = dict(os.environ)
     assert gc.isenabled()
     assert cli.run(["measures"]) == 0
