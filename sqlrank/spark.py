@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ INSTALL_HINT = "pip install 'sqlrank[spark]'"
 BUCKET = "sqlrank_bucket"
 ORDER = "sqlrank_input_order"  # the input's row order, kept through the shuffle for duplicates='first'
 PLACEHOLDER = "sqlrank-spark-placeholder"
+BUCKET_BYTES = 64 * 2**20  # run bytes per bucket, as Spark's planner sizes the input (default_buckets)
 GMEAN_FLOOR = 1e-5  # trec_eval's gm_map: exp(mean(log(max(v, 1e-5))))
 _OUTPUT_FIELDS = (("kind", "string"), ("run_id", "string"), ("query_id", "string"), ("measure", "string"),
                   ("value", "double"), ("detail", "string"))
@@ -58,6 +60,23 @@ def aggregate_of(measure: Measure) -> str:
     return "sum" if measure.definition.count else "mean"
 
 
+def default_buckets(spark, run_frame) -> int:
+    """One bucket per BUCKET_BYTES of the run as Spark's planner sizes it, and at least one per core.
+
+    Too few buckets and one does not fit in a worker; too many and each pays a Python call and a
+    DuckDB connection (~10 ms) for little work. Without a size (a plan Spark cannot size), the
+    session's spark.sql.shuffle.partitions.
+    """
+    cores = spark.sparkContext.defaultParallelism
+    try:
+        size = int(str(run_frame._jdf.queryExecution().optimizedPlan().stats().sizeInBytes()))
+    except Exception:  # not a classic session (Spark Connect), or a plan without statistics
+        size = None
+    if size is None or size >= 2**62:  # Spark's "unknown" is Long.MaxValue
+        return max(cores, int(spark.conf.get("spark.sql.shuffle.partitions")))
+    return max(cores, -(-size // BUCKET_BYTES))
+
+
 def session(master: str | None = None, app_name: str = "sqlrank"):
     """A SparkSession: the active one, or a new one (`master`, default local[*]) when there is none.
 
@@ -73,7 +92,9 @@ def session(master: str | None = None, app_name: str = "sqlrank"):
     builder = SparkSession.builder.appName(app_name)
     if master is not None:  # otherwise spark-submit's master, or pyspark's default local[*]
         builder = builder.master(master)
-    return builder.getOrCreate()
+    created = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
+    created.sparkContext.setLogLevel("ERROR")  # a failed bucket is reported by sqlrank, not by pages of log
+    return created
 
 
 def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, rel: float | None = None,
@@ -87,9 +108,8 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
         CSV/TSV with a header, JSON lines, TREC text). `run` may be a dict {name: source} or a
         list of paths to evaluate several runs in one job, or one DataFrame with a run_id column.
     spark: the SparkSession (default: the active one, else a new local one).
-    buckets: how many groups of queries the work is cut into (default: the session's
-        spark.sql.shuffle.partitions). A bucket's rows are held in one worker's memory: more
-        buckets, smaller groups.
+    buckets: how many groups of queries the work is cut into (default: default_buckets). A
+        bucket's rows are held in one worker's memory: more buckets, smaller groups.
     threads, memory_limit: DuckDB's settings for each bucket's evaluation (threads=1: Spark
         already runs one task per core).
     The other options are sqlrank.evaluate's.
@@ -98,7 +118,6 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     _check_options(missing, duplicates, depth, score_precision, buckets)
     spark = spark or session()
     functions = _pyspark().sql.functions
-    buckets = buckets or int(spark.conf.get("spark.sql.shuffle.partitions"))
     mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
 
     qrels_frame, qrels_label = _read(spark, qrels, "qrels")
@@ -108,6 +127,7 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     run_frame = runs[0][1]
     for _, frame, _, _ in runs[1:]:
         run_frame = run_frame.unionByName(frame)
+    buckets = buckets or default_buckets(spark, run_frame)
 
     def bucketed(frame):
         return frame.withColumn(BUCKET, functions.expr(f"pmod(xxhash64(query_id), {buckets})"))
@@ -319,6 +339,13 @@ def _arrow_schema():
 
 # ---------------------------------------------------------------- the driver: inputs and the report
 
+def unfolded(path) -> str:
+    """A URL that a Path folded (hdfs://host/x became hdfs:/host/x), as it was typed; other paths as they are."""
+    text = str(path)
+    scheme = re.match(r"^([A-Za-z][A-Za-z0-9+.-]+):/(?!/)", text)
+    return text if scheme is None or scheme.group(1).lower() == "file" else text.replace(":/", "://", 1)
+
+
 def _check_options(missing, duplicates, depth, score_precision, buckets) -> None:
     """The single-machine checks of the options, before any Spark job."""
     engine._check_choice("missing", missing, engine.MISSING_POLICIES)
@@ -522,4 +549,4 @@ def _require_java() -> None:
                               "install a JDK (e.g. apt-get install openjdk-17-jre-headless) or set JAVA_HOME")
 
 
-__all__ = ["evaluate", "session", "aggregate_of", "SparkResult", "INSTALL_HINT"]
+__all__ = ["evaluate", "session", "default_buckets", "aggregate_of", "SparkResult", "INSTALL_HINT"]

@@ -257,3 +257,23 @@ def test_without_java_the_error_says_what_to_install(monkeypatch, tmp_path):
     monkeypatch.delenv("JAVA_HOME", raising=False)
     with pytest.raises(EvaluationError, match=r"needs Java 17 or newer"):
         sqlrank_spark._require_java()
+
+
+# ---------------------------------------------------------------- the command line
+
+def test_cli_engine_spark_prints_the_single_machine_table(spark, trec_data, capsys):
+    import gc
+
+    from sqlrank import cli
+
+    args = ["eval", str(trec_data / "qrels.test"), str(trec_data / "results.trunc"), "-m", "map", "-m", "P_5",
+            "-m", "num_rel", "-q"]
+    try:
+        assert cli.run(args) == 0
+        single = capsys.readouterr()
+        assert cli.run([*args, "--engine", "spark", "--spark-master", "local[2]"]) == 0
+        on_spark = capsys.readouterr()
+    finally:
+        gc.enable()  # cli.run turns the collector off for the one command of a process
+    assert on_spark.out == single.out and "302" in single.out
+    assert on_spark.err == single.err and "have no documents (302)" in single.err
