@@ -134,6 +134,9 @@ def eval_command(
     spark_master: Annotated[Optional[str], typer.Option(
         "--spark-master", metavar="URL", show_default=False,
         help="the Spark master for --engine spark [default: spark-submit's, else local[*]]")] = None,
+    spark_buckets: Annotated[Optional[int], typer.Option(
+        "--spark-buckets", metavar="N", min=1, show_default=False,
+        help="groups of queries for --engine spark, each held in one worker's memory [default: from the run's size]")] = None,
 ) -> None:
     """Evaluate runs against judgments.
 
@@ -157,7 +160,7 @@ def eval_command(
                 from . import spark
 
                 result = spark.evaluate(spark.unfolded(qrels), named_runs, list(measure or DEFAULT_MEASURES),
-                                        spark=spark.session(spark_master), threads=threads or 1,
+                                        spark=spark.session(spark_master), buckets=spark_buckets, threads=threads or 1,
                                         memory_limit=memory_limit, **options).to_result()
             else:
                 result = sqlrank.evaluate(qrels, named_runs, list(measure or DEFAULT_MEASURES), connection=con,

@@ -140,19 +140,20 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
                  .cogroup(bucketed(qrels_frame).groupBy(BUCKET))
                  .applyInArrow(_bucket_evaluator(options), schema)
                  .persist())
-    notes = [row.asDict() for row in evaluated.filter("kind <> 'value'").collect()]  # the job runs here
+    notes = _collect_notes(evaluated, buckets)  # the job runs here
     sources = [(name if named else None, label) for name, _, label, named in runs]
     report = _merge_reports(notes, qrels_label, sources, run_names, missing, duplicates, depth, buckets)
     if missing == "error":
         engine._refuse_missing(report)
-    return SparkResult(evaluated, parsed, report, run_names)
+    return SparkResult(evaluated, parsed, report, run_names, buckets)
 
 
 class SparkResult:
     """The result of sqlrank.spark.evaluate: a Spark DataFrame and the report of what the policies did."""
 
-    def __init__(self, evaluated, measures: list[Measure], report: Report, run_names: list[str]):
+    def __init__(self, evaluated, measures: list[Measure], report: Report, run_names: list[str], buckets: int):
         self._evaluated = evaluated
+        self.buckets = buckets  # how many groups of queries the job was cut into
         self.measures = [str(m) for m in measures]
         self._aggregates = {str(m): aggregate_of(m) for m in measures}
         self.report = report
@@ -470,6 +471,19 @@ def _run_names(runs) -> list[str]:
         raise EvaluationError(f"two runs have the same name ({', '.join(clashes)}); pass a dict {{name: run}} "
                               "with distinct names")
     return names
+
+
+def _collect_notes(evaluated, buckets: int) -> list[dict]:
+    """The buckets' report and error rows; a worker that died for want of memory said as sqlrank says it."""
+    try:
+        return [row.asDict() for row in evaluated.filter("kind <> 'value'").collect()]
+    except Exception as error:  # Py4JJavaError or PySparkException: a task failed in Spark itself
+        text = str(error)
+        if not any(sign in text for sign in ("OutOfMemory", "Python worker exited unexpectedly", "MemoryError")):
+            raise
+        evaluated.unpersist()
+        raise ResourceError(f"a bucket of queries did not fit in a worker's memory ({buckets} buckets): pass more "
+                            "buckets (buckets=..., CLI: --spark-buckets) or give the executors more memory") from None
 
 
 def _merge_reports(rows: list[dict], qrels_label: str, sources, run_names, missing, duplicates, depth,

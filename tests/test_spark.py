@@ -243,6 +243,18 @@ def test_missing_error_refuses_with_the_whole_jobs_counts(spark, trec_data):
     assert "1 of 3 qrels queries have no documents in the run (302)" in str(on_spark.value)
 
 
+def test_a_bucket_too_large_for_its_worker_says_to_use_more_buckets(spark):
+    # DuckDB's memory limit in each bucket stands for a worker's memory: 50k rows do not fit in 2 MB
+    rows = 50_000
+    qrels = pa.table({"query_id": [str(i % 500) for i in range(rows)], "doc_id": [str(i) for i in range(rows)],
+                      "relevance": [1.0] * rows})
+    run = qrels.rename_columns(["query_id", "doc_id", "score"])
+    with pytest.raises(sqlrank.ResourceError, match=r"a bucket of \d+ run rows and \d+ qrels rows does not fit in a "
+                                                    r"worker's memory; pass more buckets \(buckets=\.\.\., CLI: --spark-buckets\)"):
+        sqlrank_spark.evaluate(frame(spark, qrels), frame(spark, run), ["AP"], spark=spark, buckets=1,
+                               memory_limit="2MB")
+
+
 # ---------------------------------------------------------------- what must be installed
 
 def test_without_pyspark_the_error_says_what_to_install(monkeypatch):
