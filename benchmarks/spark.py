@@ -9,7 +9,7 @@ Contenders, each in its own process, on the Parquet files of benchmarks/generate
                   and timed with it
 * recommenders    Microsoft recommenders' SparkRankingEvaluation (when importable; it is installed
                   apart, see --recommenders-path)
-* sqlrank-cli     `sqlrank eval` on one machine (DuckDB), no Spark
+* sqlrank-duckdb  sqlrank.evaluate on one machine (DuckDB, the engine of `sqlrank eval`), no Spark
 
 Measured: the wall time of the process (Spark's start included), the time after the session
 is up ("work"), and the peak memory of the process and all its children (the JVM and the
@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 MEASURES = ["nDCG@10", "AP@10", "P@10", "R@10"]
-CONTENDERS = ("sqlrank-spark", "mllib", "recommenders", "sqlrank-cli")
+CONTENDERS = ("sqlrank-spark", "mllib", "recommenders", "sqlrank-duckdb")
 
 
 # ---------------------------------------------------------------- one contender, in its own process
@@ -90,7 +90,7 @@ def run_recommenders(spark, qrels: str, run: str) -> dict:
 def run_one(args) -> None:
     """The contender's own process: prints one JSON line (work seconds, values)."""
     started = time.perf_counter()
-    if args.one == "sqlrank-cli":
+    if args.one == "sqlrank-duckdb":
         import sqlrank
 
         result = sqlrank.evaluate(args.qrels, args.run, MEASURES, threads=args.threads)

@@ -42,7 +42,7 @@ INSTALL_HINT = "pip install 'sqlrank[spark]'"
 BUCKET = "sqlrank_bucket"
 ORDER = "sqlrank_input_order"  # the input's row order, kept through the shuffle for duplicates='first'
 PLACEHOLDER = "sqlrank-spark-placeholder"
-BUCKET_BYTES = 64 * 2**20  # run bytes per bucket, as Spark's planner sizes the input (default_buckets)
+BUCKET_BYTES = 16 * 2**20  # run bytes per bucket as Spark sizes the input (default_buckets): ~1.3M Parquet rows
 GMEAN_FLOOR = 1e-5  # trec_eval's gm_map: exp(mean(log(max(v, 1e-5))))
 _OUTPUT_FIELDS = (("kind", "string"), ("run_id", "string"), ("query_id", "string"), ("measure", "string"),
                   ("value", "double"), ("detail", "string"))
@@ -317,11 +317,11 @@ def _with_placeholder(table, placeholder: str, value_column: str):
 
 
 def _free_id(base: str, *tables) -> str:
-    used = set()
-    for table in tables:
-        used.update(table["query_id"].to_pylist())
+    """`base`, or `base-1`, `base-2` ...: the first that no table has as a query_id."""
+    import pyarrow.compute as pc
+
     name, number = base, 0
-    while name in used:
+    while any(pc.any(pc.equal(table["query_id"], name)).as_py() for table in tables):
         number += 1
         name = f"{base}-{number}"
     return name
