@@ -29,10 +29,10 @@ import os
 import re
 import shutil
 import sys
-from dataclasses import dataclass, field
+import warnings
 from pathlib import Path
 
-from . import engine, inputs
+from . import engine, inputs, sqlgen
 from .errors import EvaluationError, InputError, ResourceError, SqlrankError
 from .input_checks import DUPLICATE_POLICIES
 from .measures import Measure, parse_all
@@ -130,16 +130,19 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     buckets = buckets or default_buckets(spark, run_frame)
 
     def bucketed(frame):
-        return frame.withColumn(BUCKET, functions.expr(f"pmod(xxhash64(query_id), {buckets})"))
+        return frame.withColumn(BUCKET, functions.pmod(functions.xxhash64("query_id"), functions.lit(buckets)))
 
     options = {"measures": [str(m) for m in parsed], "run_names": run_names, "rel": rel,
                "missing": "skip" if missing == "error" else missing, "duplicates": duplicates, "depth": depth,
                "score_precision": score_precision, "threads": threads, "memory_limit": memory_limit}
     schema = ", ".join(f"{name} {kind}" for name, kind in _OUTPUT_FIELDS)
-    evaluated = (bucketed(run_frame).groupBy(BUCKET)
-                 .cogroup(bucketed(qrels_frame).groupBy(BUCKET))
-                 .applyInArrow(_bucket_evaluator(options), schema)
-                 .persist())
+    with warnings.catch_warnings():
+        # pyspark 4 warns about pandas 3 on every Arrow function; this one hands Arrow tables, never pandas
+        warnings.filterwarnings("ignore", "PySpark does not yet fully support pandas", FutureWarning)
+        evaluated = (bucketed(run_frame).groupBy(BUCKET)
+                     .cogroup(bucketed(qrels_frame).groupBy(BUCKET))
+                     .applyInArrow(_bucket_evaluator(options), schema)
+                     .persist())
     notes = _collect_notes(evaluated, buckets)  # the job runs here
     sources = [(name if named else None, label) for name, _, label, named in runs]
     report = _merge_reports(notes, qrels_label, sources, run_names, missing, duplicates, depth, buckets)
@@ -162,7 +165,7 @@ class SparkResult:
 
     @property
     def per_query_dataframe(self):
-        return self._evaluated.filter("kind = 'value'").select("run_id", "query_id", "measure", "value")
+        return self._evaluated.filter(self._evaluated["kind"] == "value").select("run_id", "query_id", "measure", "value")
 
     @property
     def dataframe(self):
@@ -191,14 +194,10 @@ class SparkResult:
 
         with duckdb.connect() as con:
             con.register("spark_rows", self.dataframe.toArrow())
-            runs = ", ".join(_literal(r) for r in self.runs)
-            measures = ", ".join(_literal(m) for m in self.measures)
             table = con.sql(f"SELECT run_id, query_id, measure, value FROM spark_rows ORDER BY "
-                            f"list_position([{runs}], run_id), query_id = 'all', query_id, "
-                            f"list_position([{measures}], measure)").to_arrow_table()
-        result = Result(table, [], self.report)
-        result.measures = self.measures
-        return result
+                            f"list_position({sqlgen.literal(self.runs)}, run_id), query_id = 'all', query_id, "
+                            f"list_position({sqlgen.literal(self.measures)}, measure)").to_arrow_table()
+        return Result(table, self.measures, self.report)
 
     def to_arrow(self):
         return self.to_result().to_arrow()
@@ -236,6 +235,7 @@ def _bucket_evaluator(options: dict):
 def _evaluate_bucket(run, qrels, options: dict):
     """The engine on one bucket: value rows and one report row per run plus one for the qrels."""
     import pyarrow as pa
+    import pyarrow.compute as pc
 
     import sqlrank
 
@@ -244,7 +244,7 @@ def _evaluate_bucket(run, qrels, options: dict):
     run = _in_input_order(run).drop_columns([BUCKET])
     runs = {}
     for name in options["run_names"]:  # every run, also those without a row here: the missing policy fills them
-        rows = run.filter(pa.compute.equal(run["run_id"], name)).drop_columns(["run_id"])
+        rows = run.filter(pc.equal(run["run_id"], name)).drop_columns(["run_id"])
         runs[name] = _with_placeholder(rows, placeholder, "score")
     settings = {key: options[key] for key in ("rel", "missing", "duplicates", "depth", "score_precision", "threads",
                                               "memory_limit")}
@@ -256,7 +256,7 @@ def _evaluate_bucket(run, qrels, options: dict):
         raise _BucketError(error, _culprit(qrels, runs, placeholder, options["measures"], settings)) from None
     values = result.to_arrow()
     # the bucket's own `all` rows are left out: Spark aggregates over every bucket
-    values = values.filter(pa.compute.invert(pa.compute.is_in(values["query_id"], pa.array([placeholder, "all"]))))
+    values = values.filter(pc.invert(pc.is_in(values["query_id"], pa.array([placeholder, "all"]))))
     report = result.report
     notes = [("qrels", None, None, None, None, json.dumps({
         "queries": report.qrels_queries - 1, "dropped": report.qrels_duplicates_dropped,
@@ -388,7 +388,7 @@ def _read_path(spark, path: str, kind: str):
         # TREC text: `qid Q0 docno rank score tag` / `qid iter docno rel`, fields split at blanks
         lines = spark.read.text(path).select(functions.trim(functions.col("value")).alias("line"))
         fields = functions.split(functions.col("line"), r"[ \t\r\x0b\x0c]+")
-        lines = lines.filter("line <> '' AND NOT startswith(line, '#')")
+        lines = lines.filter((functions.col("line") != "") & ~functions.col("line").startswith("#"))
         if kind == "run":
             return lines.select(fields[0].alias("query_id"), fields[2].alias("doc_id"), fields[4].alias("score"))
         # trec_eval reads a label with atol: its leading integer
@@ -402,11 +402,11 @@ def _canonical(frame, label: str, kind: str, mapping: dict, duplicates: str):
     """The input's columns under the canonical names, ids as text, resolved as sqlrank.evaluate resolves them."""
     functions = _pyspark().sql.functions
     columns = _resolve_columns(frame, label, kind, mapping)
-    selected = [functions.col(_quoted(columns[c])).cast("string").alias(c) for c in ("query_id", "doc_id")]
+    selected = [frame[columns[c]].cast("string").alias(c) for c in ("query_id", "doc_id")]
     value = "score" if kind == "run" else "relevance"
-    selected.append(functions.col(_quoted(columns[value])).alias(value))
+    selected.append(frame[columns[value]].alias(value))
     if "run_id" in columns:
-        selected.append(functions.col("run_id").cast("string").alias("run_id"))
+        selected.append(frame["run_id"].cast("string").alias("run_id"))
     if duplicates == "first":
         selected.append(functions.monotonically_increasing_id().alias(ORDER))
     return frame.select(*selected)
@@ -476,7 +476,7 @@ def _run_names(runs) -> list[str]:
 def _collect_notes(evaluated, buckets: int) -> list[dict]:
     """The buckets' report and error rows; a worker that died for want of memory said as sqlrank says it."""
     try:
-        return [row.asDict() for row in evaluated.filter("kind <> 'value'").collect()]
+        return [row.asDict() for row in evaluated.filter(evaluated["kind"] != "value").collect()]
     except Exception as error:  # Py4JJavaError or PySparkException: a task failed in Spark itself
         text = str(error)
         if not any(sign in text for sign in ("OutOfMemory", "Python worker exited unexpectedly", "MemoryError")):
@@ -533,14 +533,6 @@ def _names_by_source(sources, run_names) -> list[list[str]]:
     """Which run names each source brought: a named source its name, a run_id table the rest."""
     named = {name for name, _ in sources if name is not None}
     return [[name] if name is not None else [n for n in run_names if n not in named] for name, _ in sources]
-
-
-def _quoted(column: str) -> str:
-    return "`" + column.replace("`", "``") + "`"
-
-
-def _literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 # ---------------------------------------------------------------- what must be installed
