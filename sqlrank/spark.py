@@ -369,9 +369,16 @@ def _read(spark, source, kind: str):
     if not isinstance(source, str):
         raise InputError(f"cannot use a {type(source).__name__} as the {kind} on Spark; pass a Spark DataFrame, "
                          "a table name or a path")
-    if "/" not in source and "\\" not in source and spark.catalog.tableExists(source):
+    if "/" not in source and "\\" not in source and _is_table(spark, source):
         return spark.table(source), source
     return _read_path(spark, source, kind), source
+
+
+def _is_table(spark, name: str) -> bool:
+    try:
+        return spark.catalog.tableExists(name)
+    except Exception:  # a file name that is no table name (Spark's parser refuses it): a path
+        return False
 
 
 def _read_path(spark, path: str, kind: str):

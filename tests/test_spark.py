@@ -22,6 +22,8 @@ from sqlrank import spark as sqlrank_spark
 from test_conformance import CASES, REQUIRED, TOL, read_full_csv
 
 REL_TOL = 1e-12
+# pyspark 4 warns about pandas 3 when its Arrow conversions load; these tests hand it Arrow tables only
+pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
 
 
 def _unavailable() -> str | None:
@@ -181,6 +183,22 @@ def test_the_aggregate_comes_from_the_registry_gmean_included(spark, monkeypatch
 def test_aggregate_of_reads_the_registry():
     ap, num_rel = sqlrank.parse_measures(["AP@10", "NumRel"])
     assert (sqlrank_spark.aggregate_of(ap), sqlrank_spark.aggregate_of(num_rel)) == ("mean", "sum")
+
+
+def test_a_table_name_and_a_parquet_path_are_read_through_the_session(spark, tmp_path):
+    import pyarrow.parquet as pq
+
+    qrels, run = make_data(seed=5)
+    one_run = run.filter(pa.compute.equal(run["run_id"], "dense")).drop_columns(["run_id"])
+    pq.write_table(qrels, tmp_path / "qrels.parquet")
+    frame(spark, one_run).createOrReplaceTempView("dense_run")
+    result = sqlrank_spark.evaluate(str(tmp_path / "qrels.parquet"), "dense_run", ["AP", "nDCG@10"], spark=spark)
+    single = sqlrank.evaluate(qrels, {"dense_run": one_run}, ["AP", "nDCG@10"])
+    assert result.runs == ["dense_run"]  # named after the table, as a path is named after its file
+    assert result.to_arrow().drop_columns(["value"]).equals(single.to_arrow().drop_columns(["value"]))
+    per_query = [(g, e) for g, e in zip(result.to_arrow().to_pylist(), single.to_arrow().to_pylist())
+                 if e["query_id"] != "all"]
+    assert all(g == e for g, e in per_query)
 
 
 # ---------------------------------------------------------------- trec_eval's own files, read by Spark
