@@ -36,6 +36,7 @@ Format = enum.Enum("Format", {name: name for name in sqlrank.export.FORMATS}, ty
 Missing = enum.Enum("Missing", {name: name for name in sqlrank.MISSING_POLICIES}, type=str)
 Duplicates = enum.Enum("Duplicates", {name: name for name in sqlrank.DUPLICATE_POLICIES}, type=str)
 ScorePrecision = enum.Enum("ScorePrecision", {name: name for name in sqlrank.SCORE_PRECISIONS}, type=str)
+Engine = enum.Enum("Engine", {name: name for name in ("duckdb", "spark")}, type=str)
 
 app = typer.Typer(
     name="sqlrank",
@@ -120,6 +121,16 @@ def eval_command(
     threads: ThreadsOption = None,
     memory_limit: MemoryOption = None,
     temp_directory: TempOption = None,
+    engine: Annotated[Engine, typer.Option(
+        "--engine", case_sensitive=False,
+        help="duckdb on this machine, or spark: the same numbers on a Spark cluster, reading the paths Spark reads "
+             "(local, hdfs://, s3a://); needs pip install 'sqlrank[spark]' and Java 17+")] = Engine.duckdb,
+    spark_master: Annotated[Optional[str], typer.Option(
+        "--spark-master", metavar="URL", show_default=False,
+        help="the Spark master for --engine spark [default: spark-submit's, else local[*]]")] = None,
+    spark_buckets: Annotated[Optional[int], typer.Option(
+        "--spark-buckets", metavar="N", min=1, show_default=False,
+        help="groups of queries for --engine spark, each held in one worker's memory [default: from the run's size]")] = None,
 ) -> None:
     """Evaluate runs against judgments.
 
@@ -133,12 +144,18 @@ def eval_command(
         # the connection is closed as soon as the numbers are out (which also removes any spill files)
         with _connect(threads, memory_limit, temp_directory) as con, \
                 _status(f"evaluating {len(paths)} run{'s' if len(paths) > 1 else ''} against {qrels}"):
-            result = sqlrank.evaluate(
-                qrels, named_runs, list(measure or DEFAULT_MEASURES), rel=rel, missing=missing.value,
-                duplicates=duplicates.value, depth=depth, score_precision=score_precision.value,
-                query_col=query_col, doc_col=doc_col, score_col=score_col, relevance_col=relevance_col,
-                connection=con,
-            )
+            options = dict(rel=rel, missing=missing.value, duplicates=duplicates.value, depth=depth,
+                           score_precision=score_precision.value, query_col=query_col, doc_col=doc_col,
+                           score_col=score_col, relevance_col=relevance_col)
+            if engine is Engine.spark:
+                from sqlrank import spark
+
+                result = spark.evaluate(spark.unfolded(qrels), named_runs, list(measure or DEFAULT_MEASURES),
+                                        spark=spark.session(spark_master), buckets=spark_buckets, threads=threads or 1,
+                                        memory_limit=memory_limit, **options).to_result()
+            else:
+                result = sqlrank.evaluate(qrels, named_runs, list(measure or DEFAULT_MEASURES), connection=con,
+                                          **options)
         for notice in result.notices():
             typer.echo(f"sqlrank: note: {notice}", err=True)
         if target is not None:

@@ -1,0 +1,566 @@
+"""The same evaluation on Apache Spark: Spark moves the rows, sqlrank's own engine computes.
+
+    from sqlrank import spark as sqlrank_spark
+    result = sqlrank_spark.evaluate(qrels_df, run_df, ["nDCG@10", "AP"])
+    result.dataframe            # Spark DataFrame (run_id, query_id, measure, value), `all` rows included
+    result.notices()            # the same notices as sqlrank.evaluate
+
+How: the run and the qrels are co-grouped by a bucket of query_id (many queries per
+bucket, `buckets` of them), and every bucket is evaluated by `sqlrank.evaluate` on its
+two Arrow tables in a Python worker. A query's rows all land in one bucket, so its
+values are the single-machine ones by construction: no metric is written twice. The
+`all` rows are aggregated in Spark, each measure by the aggregate the registry declares.
+
+Every bucket evaluates every run: each run and the qrels get one placeholder query in
+every bucket, so that a run with no rows in a bucket still has its qrels queries filled,
+skipped or refused by the engine's missing policy; the placeholder is taken out of the
+values and of the report. The evaluation job runs when evaluate() is called, as on one
+machine, so that bad input raises the engine's own error there and the notices are
+known; its per-query output is persisted, and `result.dataframe` aggregates it lazily.
+
+pyspark is an optional extra (`pip install 'sqlrank[spark]'`): this module imports
+without it and says what to install when it is used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+import warnings
+from pathlib import Path
+
+from . import engine, sqlgen
+from .checks import DUPLICATE_POLICIES
+from .errors import EvaluationError, InputError, ResourceError, SqlrankError
+from .readers import run_name
+from .readers.base import Loaded
+from .readers.tables import canonical_select, describe, explainer
+from .measures import Measure, parse_all
+from .result import Report, Result, RunReport
+
+INSTALL_HINT = "pip install 'sqlrank[spark]'"
+BUCKET = "sqlrank_bucket"
+ORDER = "sqlrank_input_order"  # the input's row order, kept through the shuffle for duplicates='first'
+PLACEHOLDER = "sqlrank-spark-placeholder"
+BUCKET_BYTES = 16 * 2**20  # run bytes per bucket as Spark sizes the input (default_buckets): ~1.3M Parquet rows
+GMEAN_FLOOR = 1e-5  # trec_eval's gm_map: exp(mean(log(max(v, 1e-5))))
+_OUTPUT_FIELDS = (("kind", "string"), ("run_id", "string"), ("query_id", "string"), ("measure", "string"),
+                  ("value", "double"), ("detail", "string"))
+_ERRORS = {error.__name__: error for error in (InputError, EvaluationError, ResourceError, SqlrankError)}
+
+
+def aggregate_of(measure: Measure) -> str:
+    """How a measure's `all` row is made from its per-query values: 'mean', 'sum' or 'gmean'.
+
+    The one place that reads it from the registry.
+    """
+    return measure.definition.aggregate
+
+
+def default_buckets(spark, run_frame) -> int:
+    """One bucket per BUCKET_BYTES of the run as Spark's planner sizes it, and at least one per core.
+
+    Too few buckets and one does not fit in a worker; too many and each pays a Python call and a
+    DuckDB connection (~10 ms) for little work. Without a size (a plan Spark cannot size), the
+    session's spark.sql.shuffle.partitions.
+    """
+    cores = spark.sparkContext.defaultParallelism
+    try:
+        size = int(str(run_frame._jdf.queryExecution().optimizedPlan().stats().sizeInBytes()))
+    except Exception:  # not a classic session (Spark Connect), or a plan without statistics
+        size = None
+    if size is None or size >= 2**62:  # Spark's "unknown" is Long.MaxValue
+        return max(cores, int(spark.conf.get("spark.sql.shuffle.partitions")))
+    return max(cores, -(-size // BUCKET_BYTES))
+
+
+def session(master: str | None = None, app_name: str = "sqlrank"):
+    """A SparkSession: the active one, or a new one (`master`, default local[*]) when there is none.
+
+    Python workers run this interpreter unless the user's configuration names another one, so
+    that they find sqlrank, duckdb and pyarrow in a virtual environment.
+    """
+    SparkSession = _pyspark().sql.SparkSession
+    active = SparkSession.getActiveSession()
+    if active is not None and master is None:
+        return active
+    _require_java()
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    builder = SparkSession.builder.appName(app_name)
+    if master is not None:  # otherwise spark-submit's master, or pyspark's default local[*]
+        builder = builder.master(master)
+    created = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
+    created.sparkContext.setLogLevel("ERROR")  # a failed bucket is reported by sqlrank, not by pages of log
+    return created
+
+
+def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, rel: float | None = None,
+             missing: str = "zero", duplicates: str = "error", depth: int | None = None,
+             score_precision: str = "double", query_col: str | None = None, doc_col: str | None = None,
+             score_col: str | None = None, relevance_col: str | None = None, threads: int = 1,
+             memory_limit: str | None = None) -> SparkResult:
+    """sqlrank.evaluate on Spark: the same measures, options, values and notices.
+
+    qrels, run: Spark DataFrames, or table names or paths read through the session (Parquet,
+        CSV/TSV with a header, JSON lines, TREC text). `run` may be a dict {name: source} or a
+        list of paths to evaluate several runs in one job, or one DataFrame with a run_id column.
+    spark: the SparkSession (default: the active one, else a new local one).
+    buckets: how many groups of queries the work is cut into (default: default_buckets). A
+        bucket's rows are held in one worker's memory: more buckets, smaller groups.
+    threads, memory_limit: DuckDB's settings for each bucket's evaluation (threads=1: Spark
+        already runs one task per core).
+    The other options are sqlrank.evaluate's.
+    """
+    parsed = parse_all(measures, rel=rel)
+    _check_options(missing, duplicates, depth, score_precision, buckets)
+    spark = spark or session()
+    functions = _pyspark().sql.functions
+    mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
+
+    qrels_frame, qrels_label = _read(spark, qrels, "qrels")
+    qrels_frame = _canonical(qrels_frame, qrels_label, "qrels", mapping, duplicates)
+    runs = _named_runs(spark, run, mapping, duplicates)  # [(run_id or None, frame, label, named)]
+    run_names = _run_names(runs)
+    run_frame = runs[0][1]
+    for _, frame, _, _ in runs[1:]:
+        run_frame = run_frame.unionByName(frame)
+    buckets = buckets or default_buckets(spark, run_frame)
+
+    def bucketed(frame):
+        return frame.withColumn(BUCKET, functions.pmod(functions.xxhash64("query_id"), functions.lit(buckets)))
+
+    options = {"measures": [str(m) for m in parsed], "run_names": run_names, "rel": rel,
+               "missing": "skip" if missing == "error" else missing, "duplicates": duplicates, "depth": depth,
+               "score_precision": score_precision, "threads": threads, "memory_limit": memory_limit}
+    schema = ", ".join(f"{name} {kind}" for name, kind in _OUTPUT_FIELDS)
+    with warnings.catch_warnings():
+        # pyspark 4 warns about pandas 3 on every Arrow function; this one hands Arrow tables, never pandas
+        warnings.filterwarnings("ignore", "PySpark does not yet fully support pandas", FutureWarning)
+        evaluated = (bucketed(run_frame).groupBy(BUCKET)
+                     .cogroup(bucketed(qrels_frame).groupBy(BUCKET))
+                     .applyInArrow(_bucket_evaluator(options), schema)
+                     .persist())
+    notes = _collect_notes(evaluated, buckets)  # the job runs here
+    sources = [(name if named else None, label) for name, _, label, named in runs]
+    report = _merge_reports(notes, qrels_label, sources, run_names, missing, duplicates, depth, buckets)
+    if missing == "error":
+        engine._refuse_missing(report)
+    return SparkResult(evaluated, parsed, report, run_names, buckets)
+
+
+class SparkResult:
+    """The result of sqlrank.spark.evaluate: a Spark DataFrame and the report of what the policies did."""
+
+    def __init__(self, evaluated, measures: list[Measure], report: Report, run_names: list[str], buckets: int):
+        self._evaluated = evaluated
+        self.buckets = buckets  # how many groups of queries the job was cut into
+        self.parsed_measures = list(measures)
+        self.measures = [str(m) for m in measures]
+        self._aggregates = {str(m): aggregate_of(m) for m in measures}
+        self.report = report
+        self.runs = [name for name in run_names if name in report.runs and
+                     (report.missing_policy != "skip" or report.runs[name].queries > report.runs[name].run_only_queries)]
+
+    @property
+    def per_query_dataframe(self):
+        return self._evaluated.filter(self._evaluated["kind"] == "value").select("run_id", "query_id", "measure", "value")
+
+    @property
+    def dataframe(self):
+        """(run_id, query_id, measure, value): the per-query rows and each run's `all` rows, aggregated in Spark."""
+        functions = _pyspark().sql.functions
+        per_query = self.per_query_dataframe
+        chosen = functions.create_map(*[functions.lit(text) for pair in self._aggregates.items() for text in pair])
+        value = functions.col("value")
+        totals = per_query.groupBy("run_id", "measure").agg(
+            functions.sum(value).alias("total"), functions.count(value).alias("queries"),
+            functions.avg(functions.log(functions.greatest(value, functions.lit(GMEAN_FLOOR)))).alias("mean_log"))
+        rule = chosen[functions.col("measure")]
+        summary = totals.select(
+            "run_id", functions.lit("all").alias("query_id"), "measure",
+            functions.when(rule == "sum", functions.col("total"))
+            .when(rule == "gmean", functions.exp(functions.col("mean_log")))
+            .otherwise(functions.col("total") / functions.col("queries")).alias("value"))
+        return per_query.unionByName(summary)
+
+    def notices(self) -> list[str]:
+        return self.report.notices()
+
+    def to_result(self) -> Result:
+        """Collected to the driver as a sqlrank.Result, its rows in sqlrank.evaluate's order."""
+        import duckdb
+
+        with duckdb.connect() as con:
+            con.register("spark_rows", self.dataframe.toArrow())
+            table = con.sql(f"SELECT run_id, query_id, measure, value FROM spark_rows ORDER BY "
+                            f"list_position({sqlgen.literal(self.runs)}, run_id), query_id = 'all', query_id, "
+                            f"list_position({sqlgen.literal(self.measures)}, measure)").to_arrow_table()
+        return Result(table, self.parsed_measures, self.report)
+
+    def to_arrow(self):
+        return self.to_result().to_arrow()
+
+    def unpersist(self) -> None:
+        """Free the per-query rows Spark keeps for this result."""
+        self._evaluated.unpersist()
+
+
+# ---------------------------------------------------------------- one bucket, in a Python worker
+
+def _bucket_evaluator(options: dict):
+    """The function applyInArrow calls with one bucket's run and qrels rows."""
+
+    def evaluate_bucket(key, run, qrels):
+        import pyarrow as pa
+
+        bucket = key[0].as_py() if hasattr(key[0], "as_py") else key[0]
+        try:
+            rows = _evaluate_bucket(run, qrels, options)
+        except _BucketError as failure:
+            rows = [("error", failure.source, None, None, None, json.dumps({
+                "type": type(failure.error).__name__, "bucket": bucket, "message": str(failure.error)}))]
+        except MemoryError:
+            rows = [("error", None, None, None, None, json.dumps({"type": "ResourceError", "bucket": bucket,
+                                                                   "message": _too_large(run, qrels)}))]
+        if isinstance(rows, pa.Table):
+            return rows
+        return pa.table(list(zip(*rows)) if rows else [[] for _ in _OUTPUT_FIELDS],
+                        schema=_arrow_schema())
+
+    return evaluate_bucket
+
+
+def _evaluate_bucket(run, qrels, options: dict):
+    """The engine on one bucket: value rows and one report row per run plus one for the qrels."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    import sqlrank
+
+    placeholder = _free_id(PLACEHOLDER, run, qrels)
+    qrels = _with_placeholder(_in_input_order(qrels).drop_columns([BUCKET]), placeholder, "relevance")
+    run = _in_input_order(run).drop_columns([BUCKET])
+    runs = {}
+    for name in options["run_names"]:  # every run, also those without a row here: the missing policy fills them
+        rows = run.filter(pc.equal(run["run_id"], name)).drop_columns(["run_id"])
+        runs[name] = _with_placeholder(rows, placeholder, "score")
+    settings = {key: options[key] for key in ("rel", "missing", "duplicates", "depth", "score_precision", "threads",
+                                              "memory_limit")}
+    try:
+        result = sqlrank.evaluate(qrels, runs, options["measures"], **settings)
+    except ResourceError:
+        raise _BucketError(ResourceError(_too_large(run, qrels)), None) from None
+    except SqlrankError as error:
+        raise _BucketError(error, _culprit(qrels, runs, placeholder, options["measures"], settings)) from None
+    values = result.to_arrow()
+    # the bucket's own `all` rows are left out: Spark aggregates over every bucket
+    values = values.filter(pc.invert(pc.is_in(values["query_id"], pa.array([placeholder, "all"]))))
+    report = result.report
+    notes = [("qrels", None, None, None, None, json.dumps({
+        "queries": report.qrels_queries - 1, "dropped": report.qrels_duplicates_dropped,
+        "notes": report.input_notes}))]
+    for name, _, dropped in report.run_sources:
+        seen = report.runs.get(name, RunReport())
+        notes.append(("run", name, None, None, None, json.dumps({
+            "queries": seen.queries - 1, "missing": seen.missing_queries, "run_only": seen.run_only_queries,
+            "dropped": dropped})))
+    count = values.num_rows
+    value_rows = pa.table({"kind": pa.array(["value"] * count, pa.string()), "run_id": values["run_id"],
+                           "query_id": values["query_id"], "measure": values["measure"],
+                           "value": values["value"].cast(pa.float64()),
+                           "detail": pa.nulls(count, pa.string())}, schema=_arrow_schema())
+    note_rows = pa.table(list(zip(*notes)), schema=_arrow_schema())
+    return pa.concat_tables([value_rows, note_rows])
+
+
+class _BucketError(Exception):
+    """The engine's error in a bucket, and which input it is about (None: the qrels, else a run's name)."""
+
+    def __init__(self, error: SqlrankError, source: str | None):
+        super().__init__(str(error))
+        self.error, self.source = error, source
+
+
+def _culprit(qrels, runs: dict, placeholder: str, measures, settings) -> str | None:
+    """Which input an error is about (every input of a bucket is labelled '<pyarrow Table>'): the first
+    input that fails alone, the qrels with a placeholder run, then each run with the qrels, as the engine
+    loads them. Only on the error path."""
+    import pyarrow as pa
+
+    import sqlrank
+
+    lone = pa.table({"query_id": [placeholder], "doc_id": [placeholder], "score": [0.0]})
+    for name, run in [(None, lone), *runs.items()]:
+        try:
+            sqlrank.evaluate(qrels, {name or "run": run}, measures, **settings)
+        except SqlrankError:
+            return name
+    return None
+
+
+def _in_input_order(table):
+    """Sorted by the input's row order when it was kept (duplicates='first'), without that column."""
+    if ORDER not in table.column_names:
+        return table
+    return table.sort_by(ORDER).drop_columns([ORDER])
+
+
+def _with_placeholder(table, placeholder: str, value_column: str):
+    """One more row, of a query no input has, so that the engine sees this input in every bucket."""
+    import pyarrow as pa
+
+    extra = {name: pa.array([placeholder if name in ("query_id", "doc_id") else 0]).cast(table.schema.field(name).type)
+             for name in table.column_names}
+    return pa.concat_tables([table, pa.table(extra, schema=table.schema)])
+
+
+def _free_id(base: str, *tables) -> str:
+    """`base`, or `base-1`, `base-2` ...: the first that no table has as a query_id."""
+    import pyarrow.compute as pc
+
+    name, number = base, 0
+    while any(pc.any(pc.equal(table["query_id"], name)).as_py() for table in tables):
+        number += 1
+        name = f"{base}-{number}"
+    return name
+
+
+def _too_large(run, qrels) -> str:
+    return (f"a bucket of {run.num_rows} run rows and {qrels.num_rows} qrels rows does not fit in a worker's memory; "
+            "pass more buckets (buckets=..., CLI: --spark-buckets) or give the executors more memory")
+
+
+def _arrow_schema():
+    import pyarrow as pa
+
+    return pa.schema([(name, pa.string() if kind == "string" else pa.float64()) for name, kind in _OUTPUT_FIELDS])
+
+
+# ---------------------------------------------------------------- the driver: inputs and the report
+
+def unfolded(path) -> str:
+    """A URL that a Path folded (hdfs://host/x became hdfs:/host/x), as it was typed; other paths as they are."""
+    text = str(path)
+    scheme = re.match(r"^([A-Za-z][A-Za-z0-9+.-]+):/(?!/)", text)
+    return text if scheme is None or scheme.group(1).lower() == "file" else text.replace(":/", "://", 1)
+
+
+def _check_options(missing, duplicates, depth, score_precision, buckets) -> None:
+    """The single-machine checks of the options, before any Spark job."""
+    engine._check_choice("missing", missing, engine.MISSING_POLICIES)
+    engine._check_choice("score_precision", score_precision, engine.SCORE_PRECISIONS)
+    if duplicates not in DUPLICATE_POLICIES:
+        raise InputError(f"unknown duplicates policy '{duplicates}' (expected one of: {', '.join(DUPLICATE_POLICIES)})")
+    if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
+        raise EvaluationError(f"depth must be a whole number >= 1, got {depth!r}")
+    if buckets is not None and (not isinstance(buckets, int) or isinstance(buckets, bool) or buckets < 1):
+        raise EvaluationError(f"buckets must be a whole number >= 1, got {buckets!r}")
+
+
+def _read(spark, source, kind: str):
+    """(DataFrame, label): a DataFrame as it is; a name of the session's catalog; else a path."""
+    DataFrame = _pyspark().sql.DataFrame
+    if isinstance(source, DataFrame):
+        return source, "<Spark DataFrame>"
+    if isinstance(source, Path):
+        source = str(source)
+    if not isinstance(source, str):
+        raise InputError(f"cannot use a {type(source).__name__} as the {kind} on Spark; pass a Spark DataFrame, "
+                         "a table name or a path")
+    if "/" not in source and "\\" not in source and _is_table(spark, source):
+        return spark.table(source), source
+    return _read_path(spark, source, kind), source
+
+
+def _is_table(spark, name: str) -> bool:
+    try:
+        return spark.catalog.tableExists(name)
+    except Exception:  # a file name that is no table name (Spark's parser refuses it): a path
+        return False
+
+
+def _read_path(spark, path: str, kind: str):
+    """A path Spark reads: Parquet (file or folder), CSV/TSV with a header, JSON lines, else TREC text."""
+    functions = _pyspark().sql.functions
+    lowered = path.lower().removesuffix(".gz")
+    try:
+        if lowered.endswith(".parquet") or "." not in lowered.rsplit("/", 1)[-1]:
+            return spark.read.parquet(path)
+        if lowered.endswith((".csv", ".tsv")):
+            return spark.read.csv(path, header=True, sep="\t" if lowered.endswith(".tsv") else ",")
+        if lowered.endswith((".jsonl", ".json")):
+            return spark.read.json(path)
+        # TREC text: `qid Q0 docno rank score tag` / `qid iter docno rel`, fields split at blanks
+        lines = spark.read.text(path).select(functions.trim(functions.col("value")).alias("line"))
+        fields = functions.split(functions.col("line"), r"[ \t\r\x0b\x0c]+")
+        lines = lines.filter((functions.col("line") != "") & ~functions.col("line").startswith("#"))
+        if kind == "run":
+            return lines.select(fields[0].alias("query_id"), fields[2].alias("doc_id"), fields[4].alias("score"))
+        # trec_eval reads a label with atol: its leading integer
+        label = functions.regexp_extract(fields[3], r"^[+-]?[0-9]+", 0).cast("double")
+        return lines.select(fields[0].alias("query_id"), fields[2].alias("doc_id"), label.alias("relevance"))
+    except Exception as error:  # Spark's AnalysisException: no such path, not that format
+        raise InputError(f"{path}: cannot be read by Spark as the {kind}: {str(error).splitlines()[0]}") from None
+
+
+def _canonical(frame, label: str, kind: str, mapping: dict, duplicates: str):
+    """The input's columns under the canonical names, ids as text, resolved as sqlrank.evaluate resolves them."""
+    functions = _pyspark().sql.functions
+    columns = _resolve_columns(frame, label, kind, mapping)
+    selected = [frame[columns[c]].cast("string").alias(c) for c in ("query_id", "doc_id")]
+    value = "score" if kind == "run" else "relevance"
+    selected.append(frame[columns[value]].alias(value))
+    if "run_id" in columns:
+        selected.append(frame["run_id"].cast("string").alias("run_id"))
+    if duplicates == "first":
+        selected.append(functions.monotonically_increasing_id().alias(ORDER))
+    return frame.select(*selected)
+
+
+def _resolve_columns(frame, label: str, kind: str, mapping: dict) -> dict[str, str]:
+    """{canonical: the input's column}, by sqlrank's own rules on an empty Arrow table of the frame's schema.
+
+    The errors (a missing column, a column of the wrong type) are the single-machine ones.
+    """
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    import duckdb
+
+    wanted = {k: v for k, v in mapping.items() if k != ("relevance" if kind == "run" else "score")}
+    empty = to_arrow_schema(frame.schema).empty_table()
+    with duckdb.connect() as con:
+        con.register("spark_schema", empty)
+        loaded = Loaded("spark_columns", label, explainer())
+        canonical_select(describe(con, "spark_schema"), kind, wanted, loaded)
+    return loaded.columns
+
+
+def _named_runs(spark, run, mapping, duplicates):
+    """[(run name or None, canonical frame with run_id, label, named by the user)], as sqlrank.evaluate names runs."""
+    functions = _pyspark().sql.functions
+    if isinstance(run, dict):
+        if not run:
+            raise EvaluationError("no runs given: the dict of runs is empty")
+        given = [(str(name), source, True) for name, source in run.items()]
+    elif isinstance(run, (list, tuple)):
+        if not run:
+            raise EvaluationError("no runs given: the list of runs is empty")
+        given = [(run_name(source, i), source, False) for i, source in enumerate(run)]
+    else:
+        given = [(run_name(run, 0) if isinstance(run, (str, Path)) else None, run, False)]
+    runs = []
+    for name, source, named in given:
+        frame, label = _read(spark, source, "run")
+        frame = _canonical(frame, label, "run", mapping, duplicates)
+        if "run_id" in frame.columns:
+            if named:
+                raise EvaluationError(
+                    f"{label}: has a run_id column and is also given the name '{name}'; pass it on its own "
+                    "(run=table) to use its run_id column, or drop the column to call it by the name given")
+            runs.append((None, frame, label, False))
+        else:
+            runs.append((name or "run", frame.withColumn("run_id", functions.lit(name or "run")), label, named))
+    return runs
+
+
+def _run_names(runs) -> list[str]:
+    """Every run's name, in the order given; a table's own run ids (one scan of its run_id column) by run_id."""
+    names = []
+    for name, frame, _, _ in runs:
+        if name is not None:
+            names.append(name)
+        else:
+            names += sorted(row[0] for row in frame.select("run_id").distinct().collect())
+    clashes = sorted(name for name in set(names) if names.count(name) > 1)
+    if clashes:
+        raise EvaluationError(f"two runs have the same name ({', '.join(clashes)}); pass a dict {{name: run}} "
+                              "with distinct names")
+    return names
+
+
+def _collect_notes(evaluated, buckets: int) -> list[dict]:
+    """The buckets' report and error rows; a worker that died for want of memory said as sqlrank says it."""
+    try:
+        return [row.asDict() for row in evaluated.filter(evaluated["kind"] != "value").collect()]
+    except Exception as error:  # Py4JJavaError or PySparkException: a task failed in Spark itself
+        text = str(error)
+        if not any(sign in text for sign in ("OutOfMemory", "Python worker exited unexpectedly", "MemoryError")):
+            raise
+        evaluated.unpersist()
+        raise ResourceError(f"a bucket of queries did not fit in a worker's memory ({buckets} buckets): pass more "
+                            "buckets (buckets=..., CLI: --spark-buckets) or give the executors more memory") from None
+
+
+def _merge_reports(rows: list[dict], qrels_label: str, sources, run_names, missing, duplicates, depth,
+                   buckets: int) -> Report:
+    """One Report from the buckets' report rows; a bucket's error raised as the engine raised it."""
+    errors = sorted(((json.loads(row["detail"]), row["run_id"]) for row in rows if row["kind"] == "error"),
+                    key=lambda error: error[0]["bucket"])
+    if errors:
+        first, source = errors[0]
+        label = qrels_label if source is None else _label_of(source, sources, run_names)
+        message = first["message"].replace("<pyarrow Table>", f"{label} (query bucket {first['bucket']} of {buckets})")
+        raise _ERRORS.get(first["type"], SqlrankError)(message)
+    report = Report(qrels_label=qrels_label, missing_policy=missing, depth=depth, duplicates_policy=duplicates)
+    dropped = {name: 0 for name in run_names}
+    seen = {name: RunReport() for name in run_names}
+    for row in rows:
+        detail = json.loads(row["detail"])
+        if row["kind"] == "qrels":
+            report.qrels_queries += detail["queries"]
+            report.qrels_duplicates_dropped += detail["dropped"]
+            report.input_notes += [note for note in detail["notes"] if note not in report.input_notes]
+        elif row["kind"] == "run":
+            run = seen[row["run_id"]]
+            run.queries += detail["queries"]
+            run.missing_queries += detail["missing"]
+            run.run_only_queries += detail["run_only"]
+            dropped[row["run_id"]] += detail["dropped"]
+    for run in seen.values():
+        run.missing_queries.sort()
+    names_by_source = _names_by_source(sources, run_names)
+    report.run_sources = [(name, label, sum(dropped[n] for n in names)) for (name, label), names
+                          in zip(sources, names_by_source)]
+    report.runs = {name: run for name, run in seen.items() if run.queries or run.missing_queries}
+    if not report.runs:
+        raise EvaluationError(f"the run has no rows: nothing to evaluate ({', '.join(l for _, l in sources)})")
+    return report
+
+
+def _label_of(run_name: str, sources, run_names) -> str:
+    for (_, label), names in zip(sources, _names_by_source(sources, run_names)):
+        if run_name in names:
+            return label
+    return "<Spark DataFrame>"
+
+
+def _names_by_source(sources, run_names) -> list[list[str]]:
+    """Which run names each source brought: a named source its name, a run_id table the rest."""
+    named = {name for name, _ in sources if name is not None}
+    return [[name] if name is not None else [n for n in run_names if n not in named] for name, _ in sources]
+
+
+# ---------------------------------------------------------------- what must be installed
+
+def _pyspark():
+    """pyspark, or an error saying how to install it."""
+    try:
+        import pyspark.sql
+        import pyspark.sql.functions  # noqa: F401
+    except ImportError:
+        raise EvaluationError(f"the Spark engine needs pyspark 4 (not installed): {INSTALL_HINT}") from None
+    return pyspark
+
+
+def _require_java() -> None:
+    """Spark runs on a JVM: say so before pyspark fails with a gateway error."""
+    java_home = os.environ.get("JAVA_HOME")
+    if shutil.which("java") is None and not (java_home and Path(java_home, "bin", "java").exists()):
+        raise EvaluationError("the Spark engine needs Java 17 or newer (no `java` on the PATH and no JAVA_HOME): "
+                              "install a JDK (e.g. apt-get install openjdk-17-jre-headless) or set JAVA_HOME")
+
+
+__all__ = ["evaluate", "session", "default_buckets", "aggregate_of", "SparkResult", "INSTALL_HINT"]
