@@ -5,6 +5,7 @@
     result.summary        # {'nDCG@10': 0.47, 'AP': 0.31, 'RR': 0.62}
 """
 
+from .compare import Comparison, compare
 from .engine import evaluate
 from .errors import EvaluationError, InputError, MeasureError, OutputError, ResourceError, SqlrankError, SqlrankNotice
 from .loading import load_qrels, load_run
@@ -28,7 +29,7 @@ def __getattr__(name: str):
 
 
 __all__ = [
-    "evaluate", "connect", "install", "sql_script", "load_run", "load_qrels", "parse_measures", "describe_measures",
+    "evaluate", "compare", "Comparison", "connect", "install", "sql_script", "load_run", "load_qrels", "parse_measures", "describe_measures",
     "REGISTRY", "Measure", "Result", "SqlrankError", "InputError", "MeasureError", "EvaluationError",
     "OutputError", "ResourceError", "SqlrankNotice", "__version__",
 ]

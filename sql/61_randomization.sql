@@ -1,0 +1,88 @@
+-- sqlrank.seeded_hash(seed, trial, item) -> UBIGINT
+-- sqlrank.flip_mask(seed, trial, block) -> UBIGINT in 0..255
+-- sqlrank.flip_sign(seed, trial, position) -> +1 or -1
+-- sqlrank.randomization(differences, trials := 10000, seed := 42)
+--   -> (run_id, baseline, measure, queries, mean_difference, method, permutations, as_extreme, p_value)
+-- sqlrank.randomization_test(per_query, run_a, run_b, trials := 10000, seed := 42) -> the same, one pair
+--
+-- Fisher's randomization (permutation) test of paired differences, two-sided.
+-- Under the null hypothesis the two runs are exchangeable on every query, so
+-- each difference is as likely to have had the other sign. The statistic is
+-- the sum (so the mean) of the differences; the p-value is the share of sign
+-- assignments whose |sum| is at least the observed |sum|.
+--
+-- * exact: when 2^queries <= trials, every one of the 2^n assignments is
+--   enumerated (trial t flips the query at position p when bit p of t is set),
+--   and p = as_extreme / 2^n.
+-- * sampled: otherwise `trials` assignments are drawn, and
+--   p = (as_extreme + 1) / (trials + 1) (the observed assignment counts as one
+--   of them, so p is never 0; Phipson & Smyth 2010); its Monte-Carlo standard
+--   error is about sqrt(p (1 - p) / trials).
+--
+-- Deterministic for a seed, whatever the number of threads: query p of trial t
+-- flips when bit (p % 8) of flip_mask(seed, t, p // 8) is set, a hash of the
+-- three numbers, not a random() whose draws depend on the thread. The hash is
+-- chained, hash(hash(hash(seed) xor trial) xor item): DuckDB's hash(a, b, c)
+-- combines the hashes of its arguments so that two items of one trial differ by
+-- a constant in their low bits (the signs of two blocks were the same flips).
+-- Positions
+-- number each comparison's queries in query_id order. (The hash is DuckDB's:
+-- the same seed gives the same p-value within one DuckDB version.)
+-- Eight queries share one hash: their 256 possible signed sums are computed
+-- once per comparison, and each trial adds one of them per block of eight,
+-- instead of one term per query (8x less work than a sign per query and row).
+-- "At least as extreme" allows for rounding: |sum| >= |observed| - 1e-9 * sum |difference|.
+--
+-- Example: differences 0.25, 0.5, -0.125 (3 queries, 8 assignments): the sums
+-- with |sum| >= 0.625 are +-(0.25 + 0.5 - 0.125) and +-(0.25 + 0.5 + 0.125): p = 4/8 = 0.5.
+--   SELECT * FROM sqlrank.randomization_test('per_query', 'dense', 'bm25', trials := 10000, seed := 42);
+CREATE OR REPLACE MACRO sqlrank.seeded_hash(seed, trial, item) AS
+    hash(xor(hash(xor(hash(seed::BIGINT), trial::UBIGINT)), item::UBIGINT));
+
+CREATE OR REPLACE MACRO sqlrank.flip_mask(seed, trial, block) AS
+    sqlrank.seeded_hash(seed, trial, block) & 255;
+
+CREATE OR REPLACE MACRO sqlrank.flip_sign(seed, trial, position) AS
+    1 - 2 * ((sqlrank.flip_mask(seed, trial, position // 8) >> (position % 8)::INTEGER) & 1)::INTEGER;
+
+CREATE OR REPLACE MACRO sqlrank.randomization(differences, trials := 10000, seed := 42) AS TABLE
+    WITH numbered AS (
+        SELECT run_id, baseline, measure, difference,
+               row_number() OVER (PARTITION BY run_id, baseline, measure ORDER BY query_id) - 1 AS position
+        FROM query_table(differences)
+    ), comparisons AS (
+        SELECT run_id, baseline, measure, count(*) AS queries, sum(difference) AS observed,
+               sum(abs(difference)) AS scale,
+               queries <= 62 AND (1::BIGINT << least(queries, 62)::INTEGER) <= trials AS exact,
+               CASE WHEN exact THEN 1::BIGINT << least(queries, 62)::INTEGER ELSE trials END AS permutations
+        FROM numbered GROUP BY ALL
+    ), block_sums AS (  -- the 256 signed sums of each block of eight queries, bit i of mask flipping query 8 block + i
+        SELECT run_id, baseline, measure, block, list(signed_sum ORDER BY mask) AS sums
+        FROM (
+            SELECT run_id, baseline, measure, position // 8 AS block, mask,
+                   sum(CASE WHEN (mask >> (position % 8)::INTEGER) & 1 = 1 THEN -difference ELSE difference END) AS signed_sum
+            FROM numbered CROSS JOIN range(256) AS masks(mask)
+            GROUP BY ALL)
+        GROUP BY ALL
+    ), statistics AS (
+        SELECT run_id, baseline, measure, trial,
+               sum(sums[1 + (CASE WHEN exact THEN (trial >> (8 * block)::INTEGER) & 255
+                                  ELSE sqlrank.flip_mask(seed, trial, block) END)::BIGINT]) AS signed_sum
+        FROM block_sums JOIN comparisons USING (run_id, baseline, measure)
+        CROSS JOIN range(trials) AS draws(trial)
+        WHERE trial < permutations
+        GROUP BY ALL
+    )
+    SELECT run_id, baseline, measure, any_value(queries) AS queries,
+           any_value(observed) / any_value(queries) AS mean_difference,
+           CASE WHEN any_value(exact) THEN 'exact' ELSE 'sampled' END AS method,
+           any_value(permutations) AS permutations,
+           count(*) FILTER (WHERE abs(signed_sum) >= abs(observed) - 1e-9 * scale) AS as_extreme,
+           CASE WHEN any_value(exact) THEN as_extreme / any_value(permutations)
+                ELSE (as_extreme + 1) / (any_value(permutations) + 1) END AS p_value
+    FROM statistics JOIN comparisons USING (run_id, baseline, measure)
+    GROUP BY run_id, baseline, measure;
+
+CREATE OR REPLACE MACRO sqlrank.randomization_test(per_query, run_a, run_b, trials := 10000, seed := 42) AS TABLE
+    WITH pairs AS (FROM sqlrank.paired_differences(per_query, run_a, run_b))
+    FROM sqlrank.randomization('pairs', trials := trials, seed := seed);
