@@ -49,12 +49,15 @@ def same(ours, theirs) -> bool:
     return ours is not None and abs(ours - theirs) <= 1e-12 * max(1.0, abs(theirs))
 
 
-@settings(max_examples=60, deadline=None)
+SHARED = sqlrank.connect()  # one connection for the Hypothesis examples: the library is installed once
+
+
+@settings(max_examples=40, deadline=None)
 @given(PAIRS)
 def test_paired_tests_equal_scipy(pair):
     run, base = pair
     comparison = sqlrank.compare(per_query({"base": base, "run": run}), baseline="base",
-                                 tests=["ttest", "wilcoxon", "sign"], ci_trials=10)
+                                 tests=["ttest", "wilcoxon", "sign"], ci_trials=10, connection=SHARED)
     row = comparison.row("run", "AP")
     a, b = np.array(run), np.array(base)
     with np.errstate(all="ignore"), warnings.catch_warnings():
@@ -103,7 +106,7 @@ P_VALUES = st.lists(st.one_of(st.sampled_from([0.0, 0.01, 0.04, 0.05, 0.5, 1.0])
                     min_size=1, max_size=30)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(P_VALUES)
 def test_corrections_equal_statsmodels(p_values):
     for ours, theirs in (("holm", "holm"), ("bonferroni", "bonferroni"), ("bh", "fdr_bh")):
@@ -136,8 +139,7 @@ def randomization(con, table: pa.Table, a: str, b: str, **options) -> dict:
 @given(st.integers(1, 12).flatmap(lambda n: st.lists(st.tuples(VALUE, VALUE), min_size=n, max_size=n)))
 def test_exact_randomization_equals_brute_force(pairs):
     run, base = [p[0] for p in pairs], [p[1] for p in pairs]
-    with sqlrank.connect() as con:
-        found = randomization(con, per_query({"base": base, "run": run}), "run", "base", trials=10000)
+    found = randomization(SHARED, per_query({"base": base, "run": run}), "run", "base", trials=10000)
     assert found["method"] == "exact" and found["permutations"] == 2 ** len(pairs)
     assert found["p_value"] == pytest.approx(brute_force_p(np.array(run) - np.array(base)), abs=1e-15)
 
