@@ -10,6 +10,7 @@ from .engine import evaluate
 from .errors import EvaluationError, InputError, MeasureError, OutputError, ResourceError, SqlrankError, SqlrankNotice
 from .loading import load_qrels, load_run
 from .macros import connect, install, sql_script
+from .plots import plot
 from .measures import REGISTRY, Measure, describe as describe_measures, parse_all as parse_measures
 from .result import Result
 
@@ -29,7 +30,7 @@ def __getattr__(name: str):
 
 
 __all__ = [
-    "evaluate", "compare", "Comparison", "connect", "install", "sql_script", "load_run", "load_qrels", "parse_measures", "describe_measures",
+    "evaluate", "compare", "Comparison", "plot", "connect", "install", "sql_script", "load_run", "load_qrels", "parse_measures", "describe_measures",
     "REGISTRY", "Measure", "Result", "SqlrankError", "InputError", "MeasureError", "EvaluationError",
     "OutputError", "ResourceError", "SqlrankNotice", "__version__",
 ]
