@@ -83,3 +83,22 @@ def test_cli_compare_and_plot(trec_data, tmp_path, capsys):
     assert "the baseline 'base' is the only run" in capsys.readouterr().err
     assert cli_run(["plot", "distribution", str(qrels), a, b, "-m", "AP", "-o", str(tmp_path / "d.svg")]) == 0
     assert "short" in (tmp_path / "d.svg").read_text()
+
+
+def test_readme_comparing_runs_shows_what_the_command_prints(capsys, monkeypatch):
+    """The README's "Comparing runs" example is the command's real output."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    section = (root / "README.md").read_text(encoding="utf-8").split("## Comparing runs", 1)[1]
+    block = re.search(r"```\n\$ sqlrank (?P<args>[^\n]+)\n(?P<output>.*?)```", section, re.S)
+    monkeypatch.chdir(root)
+    assert cli_run(block["args"].split()) == 0
+    assert capsys.readouterr().out == block["output"]
+    with sqlrank.connect() as con:
+        result = sqlrank.evaluate("data/qrels.txt", {"bm25": "data/bm25.trec", "dense": "data/dense.trec"}, ["nDCG@10"])
+        con.register("per_query", result.per_query)
+        row = con.sql("SELECT run_id, baseline, measure, queries, method, permutations, p_value FROM "
+                      "sqlrank.randomization_test('per_query', 'dense', 'bm25', trials := 10000, seed := 42)").fetchall()[0]
+    assert "-- " + "  ".join(str(value) for value in row) in section
