@@ -18,8 +18,6 @@ import math
 import re
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from . import significance
 from .errors import EvaluationError
 from .sqlgen import call, create_temp_table, identifier, literal
@@ -180,6 +178,8 @@ def _in_order(table, column: str) -> list[str]:
 
 def _pairs(con) -> dict:
     """{(run, measure): (values, baseline values)} for the queries both have, in query_id order."""
+    import numpy as np  # loaded when used: `import sqlrank` stays light, and the CLI sets numpy up first
+
     grouped: dict = {}
     table = con.sql(f"SELECT run_id, measure, value, baseline_value FROM {identifier(DIFFERENCES_TABLE)} "
                     "ORDER BY run_id, measure, query_id").fetchnumpy()
@@ -215,6 +215,8 @@ def _records(con, table_call: str) -> list[dict]:
 
 
 def _rows(table, run_names, measure_names, baseline, names, pairs, resampled) -> list[dict]:
+    import numpy as np
+
     means = _means(table)
     rows = []
     for run in run_names:
@@ -269,6 +271,8 @@ def _means(table) -> dict:
 
 
 def _mean(values: np.ndarray):
+    import numpy as np
+
     return float(np.mean(values)) if len(values) else None
 
 

@@ -146,7 +146,7 @@ def encode(comparison, fmt: str) -> bytes:
     text = {"table": terminal, "markdown": markdown, "latex": latex}.get(fmt)
     if text is not None:
         return (text(comparison) + ("\n" if fmt == "table" else "")).encode()
-    return b"".join(bytes(part) for part in export._encode_arrow(comparison.to_arrow(), fmt))
+    return export.render_arrow(comparison.to_arrow(), fmt)
 
 
 def _align(lines: list[list[str]], right: list[bool]) -> str:

@@ -15,8 +15,6 @@ from __future__ import annotations
 import math
 import warnings
 
-import numpy as np
-
 from .errors import EvaluationError
 
 # test name -> what it is; the order is the order of the report's columns
@@ -76,6 +74,8 @@ def paired_test(test: str, values: np.ndarray, baseline: np.ndarray) -> tuple[fl
     t-test: t of the differences values - baseline. Wilcoxon: the smaller rank sum (scipy's).
     Sign test: the number of wins, among wins + losses.
     """
+    import numpy as np  # loaded when used: `import sqlrank` stays light, and the CLI sets numpy up first
+
     stats = scipy_stats()
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")  # scipy warns of constant samples and of ties: the report says n
@@ -105,6 +105,8 @@ def adjust(p_values, correction: str) -> list[float]:
     (Benjamini & Hochberg 1995). All capped at 1; the same numbers as
     statsmodels' multipletests(method='holm' | 'bonferroni' | 'fdr_bh').
     """
+    import numpy as np
+
     p = np.asarray(p_values, dtype=float)
     adjusted = np.full(p.shape, math.nan)
     known = np.flatnonzero(~np.isnan(p))
@@ -130,6 +132,8 @@ def adjust(p_values, correction: str) -> list[float]:
 
 def effect_size(differences: np.ndarray) -> float:
     """Cohen's d_z: mean(difference) / sd(difference) (n - 1 in the sd); NaN when the sd is 0 or n < 2."""
+    import numpy as np
+
     if len(differences) < 2:
         return math.nan
     sd = float(np.std(differences, ddof=1))

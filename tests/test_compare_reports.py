@@ -102,3 +102,31 @@ def test_readme_comparing_runs_shows_what_the_command_prints(capsys, monkeypatch
         row = con.sql("SELECT run_id, baseline, measure, queries, method, permutations, p_value FROM "
                       "sqlrank.randomization_test('per_query', 'dense', 'bm25', trials := 10000, seed := 42)").fetchall()[0]
     assert "-- " + "  ".join(str(value) for value in row) in section
+
+
+def test_queries_compared_are_those_both_runs_have():
+    """missing='skip' leaves a query out of a run: it is not compared (3 of 4), and the table says so."""
+    table = pa.table({"run_id": ["base"] * 4 + ["run"] * 3, "query_id": ["q1", "q2", "q3", "q4", "q1", "q2", "q3"],
+                      "measure": ["AP"] * 7, "value": [0.1, 0.2, 0.3, 0.4, 0.2, 0.2, 0.5]})
+    comparison = sqlrank.compare(table, tests=["ttest", "randomization"])
+    row = comparison.row("run", "AP")
+    assert (row["queries"], row["wins"], row["ties"], row["losses"]) == (3, 2, 1, 0)
+    assert row["delta"] == pytest.approx((0.2 + 0.2 + 0.5) / 3 - (0.1 + 0.2 + 0.3) / 3)
+    assert comparison.row("base", "AP")["queries"] == 4
+    assert "queries compared per run and measure: 3" in comparison.notes[0]
+
+
+def test_compare_takes_a_result(trec_data):
+    result = sqlrank.evaluate(trec_data / "qrels.test", {"full": trec_data / "results.test",
+                                                        "short": trec_data / "results.trunc"}, ["AP"])
+    row = sqlrank.compare(result).row("short", "AP")
+    assert row["mean"] == pytest.approx(result.summary["short"]["AP"], abs=1e-12)
+    assert row["baseline_mean"] == pytest.approx(result.summary["full"]["AP"], abs=1e-12)
+
+
+def test_import_sqlrank_loads_no_numpy_scipy_or_matplotlib():
+    import subprocess
+    import sys
+
+    code = "import sys, sqlrank; print(sorted(m for m in ('numpy', 'scipy', 'matplotlib') if m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
