@@ -1,6 +1,6 @@
 -- sqlrank.seeded_hash(seed, trial, item) -> UBIGINT
 -- sqlrank.flip_mask(seed, trial, block) -> UBIGINT in 0..255
--- sqlrank.flip_sign(seed, trial, position) -> +1 or -1
+-- sqlrank.flip_sign(seed, trial, query_position) -> +1 or -1
 -- sqlrank.randomization(differences, trials := 10000, seed := 42)
 --   -> (run_id, baseline, measure, queries, mean_difference, method, permutations, as_extreme, p_value)
 -- sqlrank.randomization_test(per_query, run_a, run_b, trials := 10000, seed := 42) -> the same, one pair
@@ -43,14 +43,14 @@ CREATE OR REPLACE MACRO sqlrank.seeded_hash(seed, trial, item) AS
 CREATE OR REPLACE MACRO sqlrank.flip_mask(seed, trial, block) AS
     sqlrank.seeded_hash(seed, trial, block) & 255;
 
-CREATE OR REPLACE MACRO sqlrank.flip_sign(seed, trial, position) AS
-    1 - 2 * ((sqlrank.flip_mask(seed, trial, position // 8) >> (position % 8)::INTEGER) & 1)::INTEGER;
+CREATE OR REPLACE MACRO sqlrank.flip_sign(seed, trial, query_position) AS
+    1 - 2 * ((sqlrank.flip_mask(seed, trial, query_position // 8) >> (query_position % 8)::INTEGER) & 1)::INTEGER;
 
 CREATE OR REPLACE MACRO sqlrank.randomization(differences, trials := 10000, seed := 42) AS TABLE
     WITH numbered AS (  -- comparisons numbered 1, 2, ... (an integer groups faster than three names)
         SELECT run_id, baseline, measure, difference,
                dense_rank() OVER (ORDER BY run_id, baseline, measure) AS comparison,
-               row_number() OVER (PARTITION BY run_id, baseline, measure ORDER BY query_id) - 1 AS position
+               row_number() OVER (PARTITION BY run_id, baseline, measure ORDER BY query_id) - 1 AS query_position
         FROM query_table(differences)
     ), comparisons AS (
         SELECT comparison, any_value(run_id) AS run_id, any_value(baseline) AS baseline,
@@ -67,7 +67,7 @@ CREATE OR REPLACE MACRO sqlrank.randomization(differences, trials := 10000, seed
                list_transform(range(16), lambda mask: coalesce(list_sum(list_transform(eight[5:8],
                    lambda difference, i: CASE WHEN (mask >> (i - 1)::INTEGER) & 1 = 1 THEN -difference ELSE difference END)), 0))
                    AS high
-        FROM (SELECT comparison, position // 8 AS block, list(difference ORDER BY position) AS eight
+        FROM (SELECT comparison, query_position // 8 AS block, list(difference ORDER BY query_position) AS eight
               FROM numbered GROUP BY comparison, block)
     ), block_sums AS MATERIALIZED (  -- the 256 signed sums of each block, bit i of mask flipping its query i
         SELECT comparison, block, exact, permutations,

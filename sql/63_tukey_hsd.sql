@@ -28,10 +28,13 @@ CREATE OR REPLACE MACRO sqlrank.tukey_hsd(per_query, trials := 10000, seed := 42
     WITH scored AS (
         SELECT run_id, measure, query_id, value
         FROM query_table(per_query) WHERE query_id <> 'all' AND value IS NOT NULL
+    ), run_counts AS (
+        SELECT measure, count(DISTINCT run_id) AS runs FROM scored GROUP BY measure
     ), complete AS (  -- the queries every run of the measure has
         SELECT measure, query_id
-        FROM scored GROUP BY ALL
-        HAVING count(*) = (SELECT count(DISTINCT run_id) FROM scored AS s WHERE s.measure = scored.measure)
+        FROM scored JOIN run_counts USING (measure)
+        GROUP BY measure, query_id
+        HAVING count(*) = any_value(runs)
     ), numbered AS (
         SELECT measure, run_id, value,
                dense_rank() OVER (PARTITION BY measure ORDER BY query_id) - 1 AS query_position,
