@@ -38,13 +38,13 @@
 -- with |sum| >= 0.625 are +-(0.25 + 0.5 - 0.125) and +-(0.25 + 0.5 + 0.125): p = 4/8 = 0.5.
 --   SELECT * FROM sqlrank.randomization_test('per_query', 'dense', 'bm25', trials := 10000, seed := 42);
 CREATE OR REPLACE MACRO sqlrank.seeded_hash(seed, trial, item) AS
-    hash(xor(hash(xor(hash(seed::BIGINT), trial::UBIGINT)), item::UBIGINT));
+    hash(xor(hash(xor(hash(CAST(seed AS BIGINT)), CAST(trial AS UBIGINT))), CAST(item AS UBIGINT)));
 
 CREATE OR REPLACE MACRO sqlrank.flip_mask(seed, trial, block) AS
     sqlrank.seeded_hash(seed, trial, block) & 255;
 
 CREATE OR REPLACE MACRO sqlrank.flip_sign(seed, trial, query_position) AS
-    1 - 2 * ((sqlrank.flip_mask(seed, trial, query_position // 8) >> (query_position % 8)::INTEGER) & 1)::INTEGER;
+    1 - 2 * CAST((sqlrank.flip_mask(seed, trial, query_position >> 3) >> CAST(query_position & 7 AS INTEGER)) & 1 AS INTEGER);
 
 CREATE OR REPLACE MACRO sqlrank.randomization(differences, trials := 10000, seed := 42) AS TABLE
     WITH numbered AS (  -- comparisons numbered 1, 2, ... (an integer groups faster than three names)
@@ -56,18 +56,18 @@ CREATE OR REPLACE MACRO sqlrank.randomization(differences, trials := 10000, seed
         SELECT comparison, any_value(run_id) AS run_id, any_value(baseline) AS baseline,
                any_value(measure) AS measure, count(*) AS queries, sum(difference) AS observed,
                sum(abs(difference)) AS scale,
-               queries <= 62 AND (1::BIGINT << least(queries, 62)::INTEGER) <= trials AS exact,
-               CASE WHEN exact THEN 1::BIGINT << least(queries, 62)::INTEGER ELSE trials END AS permutations
+               queries <= 62 AND (CAST(1 AS BIGINT) << CAST(least(queries, 62) AS INTEGER)) <= trials AS exact,
+               CASE WHEN exact THEN CAST(1 AS BIGINT) << CAST(least(queries, 62) AS INTEGER) ELSE trials END AS permutations
         FROM numbered GROUP BY comparison
     ), halves AS (  -- each block of eight as two halves of four, and the 16 signed sums of each half
         SELECT comparison, block,
                list_transform(range(16), lambda mask: coalesce(list_sum(list_transform(eight[1:4],
-                   lambda difference, i: CASE WHEN (mask >> (i - 1)::INTEGER) & 1 = 1 THEN -difference ELSE difference END)), 0))
+                   lambda difference, i: CASE WHEN (mask >> CAST(i - 1 AS INTEGER)) & 1 = 1 THEN -difference ELSE difference END)), 0))
                    AS low,
                list_transform(range(16), lambda mask: coalesce(list_sum(list_transform(eight[5:8],
-                   lambda difference, i: CASE WHEN (mask >> (i - 1)::INTEGER) & 1 = 1 THEN -difference ELSE difference END)), 0))
+                   lambda difference, i: CASE WHEN (mask >> CAST(i - 1 AS INTEGER)) & 1 = 1 THEN -difference ELSE difference END)), 0))
                    AS high
-        FROM (SELECT comparison, query_position // 8 AS block, list(difference ORDER BY query_position) AS eight
+        FROM (SELECT comparison, query_position >> 3 AS block, list(difference ORDER BY query_position) AS eight
               FROM numbered GROUP BY comparison, block)
     ), block_sums AS MATERIALIZED (  -- the 256 signed sums of each block, bit i of mask flipping its query i
         SELECT comparison, block, exact, permutations,
@@ -75,20 +75,20 @@ CREATE OR REPLACE MACRO sqlrank.randomization(differences, trials := 10000, seed
         FROM halves JOIN comparisons USING (comparison)
     ), statistics AS (  -- every comparison draws range(trials); an exact one keeps its first 2^n below
         SELECT comparison, trial, any_value(permutations) AS permutations,
-               sum(sums[1 + (CASE WHEN exact THEN (trial >> (8 * block)::INTEGER) & 255
-                                  ELSE sqlrank.flip_mask(seed, trial, block) END)::BIGINT]) AS signed_sum
+               sum(sums[1 + CAST(CASE WHEN exact THEN (trial >> CAST(8 * block AS INTEGER)) & 255
+                                  ELSE sqlrank.flip_mask(seed, trial, block) END AS BIGINT)]) AS signed_sum
         FROM block_sums CROSS JOIN range(trials) AS draws(trial)
         GROUP BY comparison, trial
     )
     SELECT any_value(run_id) AS run_id, any_value(baseline) AS baseline, any_value(measure) AS measure,
-           any_value(queries) AS queries, any_value(observed) / any_value(queries) AS mean_difference,
+           any_value(queries) AS queries, any_value(observed) / NULLIF(any_value(queries), 0) AS mean_difference,
            CASE WHEN any_value(exact) THEN 'exact' ELSE 'sampled' END AS method,
            any_value(permutations) AS permutations,
            -- filtered here, in the aggregate: as a WHERE the optimizer made `trial < permutations` an
            -- inequality join of the trials with the blocks, five times slower than this
            count(*) FILTER (WHERE trial < permutations AND abs(signed_sum) >= abs(observed) - 1e-9 * scale) AS as_extreme,
-           CASE WHEN any_value(exact) THEN as_extreme / any_value(permutations)
-                ELSE (as_extreme + 1) / (any_value(permutations) + 1) END AS p_value
+           CASE WHEN any_value(exact) THEN as_extreme / NULLIF(any_value(permutations), 0)
+                ELSE (as_extreme + 1) / NULLIF(any_value(permutations) + 1, 0) END AS p_value
     FROM statistics JOIN comparisons USING (comparison, permutations)
     GROUP BY comparison
     ORDER BY comparison;

@@ -23,7 +23,7 @@
 --
 --   SELECT * FROM sqlrank.bootstrap_test('per_query', 'dense', 'bm25', trials := 10000, seed := 42);
 CREATE OR REPLACE MACRO sqlrank.bootstrap_draw(seed, trial, draw, queries) AS
-    (sqlrank.seeded_hash(seed, trial, draw) % queries::UBIGINT)::BIGINT;
+    CAST(sqlrank.seeded_hash(seed, trial, draw) % CAST(queries AS UBIGINT) AS BIGINT);
 
 CREATE OR REPLACE MACRO sqlrank.bootstrap(differences, trials := 10000, seed := 42, confidence := 0.95) AS TABLE
     WITH comparisons AS (
@@ -39,11 +39,11 @@ CREATE OR REPLACE MACRO sqlrank.bootstrap(differences, trials := 10000, seed := 
         GROUP BY ALL
     )
     SELECT run_id, baseline, measure, any_value(queries) AS queries, any_value(observed) AS mean_difference,
-           quantile_cont(mean, (1 - confidence) / 2) AS ci_low,
-           quantile_cont(mean, (1 + confidence) / 2) AS ci_high,
+           quantile_cont(mean, (1 - confidence) * 0.5) AS ci_low,
+           quantile_cont(mean, (1 + confidence) * 0.5) AS ci_high,
            count(*) AS trials,
            count(*) FILTER (WHERE abs(mean - observed) >= abs(observed) - 1e-9 * scale) AS as_extreme,
-           (as_extreme + 1) / (count(*) + 1) AS p_value
+           (as_extreme + 1) / NULLIF(count(*) + 1, 0) AS p_value
     FROM means JOIN comparisons USING (run_id, baseline, measure)
     GROUP BY run_id, baseline, measure;
 

@@ -22,7 +22,7 @@
 --   SELECT * FROM sqlrank.tukey_hsd('per_query', trials := 10000, seed := 42)
 --   WHERE run_a = 'dense' AND run_b = 'bm25';
 CREATE OR REPLACE MACRO sqlrank.shuffle_key(seed, trial, query_position, run_position) AS
-    hash(xor(sqlrank.seeded_hash(seed, trial, query_position), run_position::UBIGINT));
+    hash(xor(sqlrank.seeded_hash(seed, trial, query_position), CAST(run_position AS UBIGINT)));
 
 CREATE OR REPLACE MACRO sqlrank.tukey_hsd(per_query, trials := 10000, seed := 42) AS TABLE
     WITH scored AS (
@@ -60,6 +60,6 @@ CREATE OR REPLACE MACRO sqlrank.tukey_hsd(per_query, trials := 10000, seed := 42
     SELECT measure, run_a, run_b, any_value(queries) AS queries, any_value(runs) AS runs,
            any_value(difference) AS difference, count(*) AS trials,
            count(*) FILTER (WHERE spread >= abs(difference) * (1 - 1e-9)) AS as_extreme,
-           (as_extreme + 1) / (count(*) + 1) AS p_value
+           (as_extreme + 1) / NULLIF(count(*) + 1, 0) AS p_value
     FROM pairs JOIN ranges USING (measure)
     GROUP BY measure, run_a, run_b;
