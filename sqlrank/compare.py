@@ -73,9 +73,23 @@ class Comparison:
         return latex(self)
 
     def write(self, path, fmt: str | None = None, inputs: tuple = ()):
+        """Written atomically to `path`: table, markdown, latex, csv, tsv, json, jsonl or parquet (default: from the extension)."""
         from .comparison_report import write
 
         return write(self, path, fmt, inputs)
+
+    def render(self, fmt: str = "table") -> bytes:
+        """The comparison in `fmt`, as bytes (for stdout)."""
+        from .comparison_report import encode
+
+        return encode(self, fmt)
+
+    @staticmethod
+    def format_for(path) -> str:
+        """The format a file name asks for: `table.tex` -> latex."""
+        from .comparison_report import format_for
+
+        return format_for(path)
 
 
 def compare(qrels, runs=None, measures=None, *, baseline: str | None = None, tests=("ttest",),

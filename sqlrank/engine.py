@@ -20,22 +20,17 @@ choices; table names are ours.
 
 from __future__ import annotations
 
-from collections import defaultdict
-from pathlib import Path
-
 import duckdb
 
-from . import inputs
-from .errors import EvaluationError, SqlrankError
-from .input_checks import resolve_duplicates
+from . import sqlgen
+from .errors import EvaluationError, SqlrankError, first_line, out_of_memory
 from .macros import connect, install
 from .measures import Measure, parse_all
+from .readers import QRELS_TABLE, load_inputs
 from .result import Report, Result, RunReport
-from .sources import first_line, out_of_memory, quote_identifier, quote_literal
 
 MISSING_POLICIES = ("zero", "skip", "error")
 SCORE_PRECISIONS = ("double", "float32")
-QRELS_TABLE = "sqlrank_qrels"
 JUDGED_TABLE = "sqlrank_judged"
 
 
@@ -94,7 +89,7 @@ def evaluate(
         install(con)
     mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
     try:
-        report = _load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
+        report = load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
         for statement in _judged_sql(report.run_tables, ranking_depth(parsed, depth), score_precision,
                                      reads_zero_labels(parsed)):
             con.execute(statement)
@@ -112,57 +107,33 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
                  qrels: str = QRELS_TABLE, run_order: list[str] | None = None) -> str:
     """The one statement computing every measure at every cutoff from the judged table.
 
-    Rows come run by run, in `run_order` (by run_id without one), each run's per-query rows by
-    query_id and then its `all` rows, measures in the order asked for.
-
-    Every query's values are gathered into one row, a list in the order asked for (one
-    `measure_table_for` call per parameter set, its rows per cutoff pivoted into columns),
-    so that only those rows are sorted (one per query, not one per query and measure) and
-    the long table is unnested from them in order; the means add in query order by the
-    query's position, an integer, not its id. 10M rows, medians of 7: 30 measures (3M result
-    rows) 0.79 s instead of 1.02 s when the long table itself was sorted (0.26 s) and the means
-    added by query_id (0.21 s); five measures 0.29 s instead of 0.33 s.
+    Each query's ranking (sqlrank.rankings) gets one list of values, one scalar measure macro
+    per measure asked for, in that order; only those rows are sorted (one per query), the `all`
+    rows aggregate each measure as its registry entry says, adding in query order, and the long
+    table is unnested from the lists in order. Rows come run by run, in `run_order` (by run_id
+    without one), each run's per-query rows by query_id and then its `all` rows.
     """
-    groups: dict[tuple, list[tuple[int, Measure]]] = defaultdict(list)
-    for ordinal, measure in enumerate(measures):
-        groups[_group_key(measure)].append((ordinal, measure))
-    ctes = []
-    for number, (key, members) in enumerate(groups.items()):
-        settings = dict(key)
-        cutoffs = sorted({m.k for _, m in members}, key=lambda k: (k is None, k))
-        arguments = ", ".join(f"{param} := {_sql_value(value)}" for param, value in settings.items())
-        # only the columns read: the others' work is left out
-        columns = sorted({m.definition.column for _, m in members})
-        pivoted = ", ".join(
-            f"any_value({m.definition.column}) FILTER (WHERE {'k IS NULL' if m.k is None else f'k = {m.k}'}) "
-            f"AS measure_{ordinal}" for ordinal, m in members)
-        ctes.append(
-            f"parameter_set_{number} AS (\n    SELECT run_id, query_id, {pivoted}\n"
-            f"    FROM sqlrank.measure_table_for('{qrels}', '{judged}', "
-            f"[{', '.join(_sql_value(c) for c in columns)}], "
-            f"cutoffs := [{', '.join(_sql_value(k) for k in cutoffs)}], {arguments}, "
-            f"missing := '{missing}')\n    GROUP BY run_id, query_id\n)"
-        )
-    measure_names = f"[{', '.join(_sql_value(str(m)) for m in measures)}]"
-    values = f"[{', '.join(f'measure_{ordinal}' for ordinal in range(len(measures)))}]"
+    rankings = sqlgen.call("sqlrank.rankings", sqlgen.literal(qrels), sqlgen.literal(judged), missing=missing)
+    values = _measure_values(measures)
+    names = sqlgen.literal([str(m) for m in measures])
+    aggregates = sqlgen.literal([m.definition.aggregate for m in measures])
     given = ""
     if run_order and len(run_order) > 1:  # one run: nothing to order
-        given = f"list_position([{', '.join(quote_literal(r) for r in run_order)}], run_id), "
-    # every parameter set holds the same (run, query) rows: the qrels' queries of every run
-    parameter_sets = " NATURAL JOIN ".join(f"parameter_set_{number}" for number in range(len(ctes)))
+        given = f"list_position({sqlgen.literal(list(run_order))}, run_id), "
     return (
-        "WITH\n" + ",\n".join(ctes) + ",\n"
+        "WITH\n"
         "per_query AS MATERIALIZED (\n"
         "    SELECT run_id, query_id, row_number() OVER (PARTITION BY run_id ORDER BY query_id) AS query_order,\n"
         f"           {values} AS measure_values\n"
-        f"    FROM {parameter_sets}\n"
+        f"    FROM {rankings}\n"
         "),\n"
         "means AS (\n"
         "    SELECT run_id, list(value ORDER BY ordinal) AS measure_values\n"
         "    FROM (\n"
         "        SELECT run_id, ordinal,\n"
-        "               sqlrank.summary_value(sum(value ORDER BY query_order), count(*), any_value(measure)) AS value\n"
-        f"        FROM (SELECT run_id, query_order, unnest({measure_names}) AS measure,\n"
+        "               sqlrank.summarize(sum(sqlrank.aggregate_term(value, aggregate) ORDER BY query_order), count(*),\n"
+        "                                 any_value(aggregate)) AS value\n"
+        f"        FROM (SELECT run_id, query_order, unnest({aggregates}) AS aggregate,\n"
         "                     unnest(measure_values) AS value, generate_subscripts(measure_values, 1) AS ordinal\n"
         "              FROM per_query)\n"
         "        GROUP BY run_id, ordinal\n"
@@ -170,7 +141,7 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
         "    GROUP BY run_id\n"
         ")\n"
         # a SELECT over an ordered subquery keeps its order, unnest included
-        f"SELECT run_id, query_id, unnest({measure_names}) AS measure, unnest(measure_values) AS value\n"
+        f"SELECT run_id, query_id, unnest({names}) AS measure, unnest(measure_values) AS value\n"
         "FROM (\n"
         "    SELECT run_id, query_id, measure_values, query_order FROM per_query\n"
         "    UNION ALL\n"
@@ -180,30 +151,63 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
     )
 
 
+# Past this many measure/cutoff pairs a statement of one call each takes DuckDB longer to plan than
+# to run, and the planning time grows faster than the calls (docs/performance.md#the-measures-statement).
+DIRECT_CALLS_UP_TO = 32
+
+
+def _measure_values(measures: list[Measure]) -> str:
+    """One list of every measure's value for a query's `ranking`, in the order asked for.
+
+    Up to DIRECT_CALLS_UP_TO measures, one call of its scalar macro each. Past that, each measure
+    with its parameters is one call mapped over its cutoffs (`list_transform([5, 10], lambda
+    sqlrank_cutoff: sqlrank.measure_p(ranking, sqlrank_cutoff, 1))`), so the statement grows with
+    the measures and not with measures times cutoffs; a mapped call copies the ranking once per
+    cutoff, which is why short lists keep the direct calls.
+    """
+    if len(measures) <= DIRECT_CALLS_UP_TO:
+        return "[" + ", ".join(_measure_call(m, sqlgen.literal(m.k)) for m in measures) + "]"
+    groups: dict[tuple, list[int]] = {}
+    for ordinal, measure in enumerate(measures):
+        groups.setdefault((measure.definition.name, measure.params), []).append(ordinal)
+    calls, order = [], []
+    for ordinals in groups.values():
+        cutoffs = sqlgen.literal([measures[ordinal].k for ordinal in ordinals])
+        calls.append(f"list_transform({cutoffs}, lambda sqlrank_cutoff: "
+                     f"{_measure_call(measures[ordinals[0]], 'sqlrank_cutoff')})")
+        order += ordinals
+    # the groups' values, flattened, put back in the order asked for (list positions count from 1)
+    position = {ordinal: number for number, ordinal in enumerate(order, start=1)}
+    return f"list_select(flatten([{', '.join(calls)}]), {sqlgen.literal([position[o] for o in range(len(measures))])})"
+
+
+def _measure_call(measure: Measure, cutoff: str) -> str:
+    """`sqlrank.measure_ndcg(ranking, 10, 'linear', ...)`: the scalar macro, its parameters in registry order."""
+    arguments = [sqlgen.literal(measure.param(name)) for name in measure.definition.params]
+    return sqlgen.call(f"sqlrank.measure_{measure.definition.macro}", "ranking", cutoff, *arguments)
+
+
 def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision: str,
                 zero_labels: bool = True) -> list[str]:
     """The statements that read the runs: each run ranked and judged once, stacked with its run_id.
 
     Runs are ranked one by one rather than as one table with a run_id column:
-    partitioning by query_id alone is the fastest window DuckDB has (a
-    (run_id, query_id) key costs ~30% more on 10M rows). One statement per run,
-    not one UNION ALL: DuckDB runs the windows of a UNION one after the other
-    with less parallelism (10 runs of 1M rows: 7.8 s as one UNION, 4.4 s as
-    ten statements). A table that brings its own run_id column keeps it.
+    partitioning by query_id alone is DuckDB's fastest window, and the windows
+    of one UNION ALL run one after the other with less parallelism than
+    separate statements (docs/performance.md). A table that brings its own
+    run_id column keeps it.
     """
     statements = []
     for number, (run_id, table) in enumerate(run_tables):
         # run_id None: the table names its own runs in a run_id column; otherwise it holds one run
-        one_run = "false" if run_id is None else "true"
-        call = (f"sqlrank.judged_ranking('{QRELS_TABLE}', {quote_literal(table)}, "
-                f"depth := {_sql_value(depth)}, score_precision := '{score_precision}', one_run := {one_run}, "
-                f"zero_labels := {'true' if zero_labels else 'false'})")
-        label = "" if run_id is None else f"{quote_literal(run_id)} AS run_id, "
+        call = sqlgen.call("sqlrank.judged_ranking", sqlgen.literal(QRELS_TABLE), sqlgen.literal(table), depth=depth,
+                           score_precision=score_precision, one_run=run_id is not None, zero_labels=zero_labels)
+        label = "" if run_id is None else f"{sqlgen.literal(run_id)} AS run_id, "
         select = f"SELECT {label}* FROM {call}"
         if number == 0:
-            statements.append(f"CREATE OR REPLACE TEMP TABLE {JUDGED_TABLE} AS {select}")
+            statements.append(sqlgen.create_temp_table(JUDGED_TABLE, select))
         else:
-            statements.append(f"INSERT INTO {JUDGED_TABLE} BY NAME {select}")
+            statements.append(sqlgen.insert_by_name(JUDGED_TABLE, select))
     return statements
 
 
@@ -213,16 +217,16 @@ def ranking_depth(measures: list[Measure], depth: int | None) -> int | None:
     A measure at cutoff k reads only the top k documents of a ranking (and
     num_ret only as min(num_ret, k)), so ranking to the largest cutoff gives
     the same numbers; judged_ranking then keeps a small heap per ranking
-    instead of sorting the run. Rprec reads the top R, and nDCG with
-    ideal=run re-sorts every retrieved label: both need the whole ranking.
-    num_rel reads the qrels only.
+    instead of sorting the run. A measure that needs the whole ranking (its
+    registry entry says so: Rprec reads the top R, nDCG with ideal=run
+    re-sorts every retrieved label) or has no cutoff turns that off; one that
+    reads only the judgments (NumRel) has no say.
     """
     cutoffs = []
     for measure in measures:
-        column = measure.definition.column
-        if column == "num_rel":
+        if not measure.definition.reads_ranking:
             continue
-        if measure.k is None or column == "rprec" or dict(measure.params).get("ideal") == "run":
+        if measure.k is None or "whole_ranking" in measure.definition.needs_for(dict(measure.params)):
             return depth
         cutoffs.append(measure.k)
     if not cutoffs:
@@ -231,29 +235,13 @@ def ranking_depth(measures: list[Measure], depth: int | None) -> int | None:
 
 
 def reads_zero_labels(measures: list[Measure]) -> bool:
-    """Whether a measure reads the judgments labelled 0: bpref (judged non-relevant) or one with rel <= 0.
+    """Whether a measure reads the judgments labelled 0: one that needs the judged non-relevant documents, or rel <= 0.
 
     The others read only documents with a gain (label > 0) or relevant ones (label >= rel > 0),
     so judged_ranking can leave the zeros out of the one pass.
     """
-    return any(m.definition.column == "bpref" or dict(_group_key(m))["rel"] <= 0 for m in measures)
-
-
-def _group_key(measure: Measure) -> tuple:
-    """Measures sharing these settings are computed by one measure_table call."""
-    settings = {"rel": 1, "gain": "linear", "discount": "log2", "base": 2, "ideal": "qrels", "denominator": "R"}
-    settings.update(dict(measure.params))
-    return tuple(settings.items())
-
-
-def _sql_value(value) -> str:
-    if value is None:
-        return "NULL"
-    if isinstance(value, bool):
-        raise TypeError("booleans are not measure parameters")
-    if isinstance(value, (int, float)):
-        return repr(value)
-    return quote_literal(value)
+    return any("judged_nonrelevant" in m.definition.needs_for(dict(m.params)) or dict(m.params).get("rel", 1) <= 0
+               for m in measures)
 
 
 def _check_choice(name: str, value, allowed) -> None:
@@ -261,90 +249,7 @@ def _check_choice(name: str, value, allowed) -> None:
         raise EvaluationError(f"unknown {name} '{value}' (expected one of: {', '.join(allowed)})")
 
 
-# ---------------------------------------------------------------- inputs and the report
-
-def _load_inputs(con, qrels, run, mapping, duplicates, missing, depth=None) -> Report:
-    qrels_columns = {k: v for k, v in mapping.items() if k != "score"}
-    loaded_qrels = inputs.load(con, qrels, QRELS_TABLE + "_source", "qrels", qrels_columns)
-    dropped_qrels = resolve_duplicates(con, loaded_qrels, "qrels", duplicates)
-    # the qrels are small and read by several parts of the statement: keep one copy
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {QRELS_TABLE} AS SELECT * FROM {quote_identifier(loaded_qrels.table)}")
-    if con.execute(f"SELECT count(*) FROM {QRELS_TABLE} WHERE query_id = 'all'").fetchall()[0][0]:
-        # the result's `all` rows are the means: a query of that name would be mistaken for them
-        raise EvaluationError(f"{loaded_qrels.label}: a query is named 'all', which the result reserves for the "
-                              "mean over queries; rename that query (in the qrels and the run)")
-    report = Report(qrels_label=loaded_qrels.label, missing_policy=missing, qrels_duplicates_dropped=dropped_qrels,
-                    depth=depth, duplicates_policy=duplicates)
-    report.input_notes += loaded_qrels.notes  # e.g. TREC labels cut to integers, as trec_eval does
-    run_columns = {k: v for k, v in mapping.items() if k != "relevance"}
-    for number, (name, source, explicit) in enumerate(_named_runs(run)):
-        loaded = inputs.load(con, source, f"sqlrank_run_{number}", "run", run_columns)
-        dropped = resolve_duplicates(con, loaded, "run", duplicates)
-        table = quote_identifier(loaded.table)
-        has_run_id = "run_id" in [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()]
-        if has_run_id and explicit:
-            # a table that names its own runs, and a name given to it: which one is meant would be a guess
-            raise EvaluationError(
-                f"{loaded.label}: has a run_id column and is also given the name '{name}'; pass it on its own "
-                "(run=table) to use its run_id column, or drop the column to call it by the name given"
-            )
-        # a table's own run_id column wins over a name made up from its file name
-        report.run_tables.append((None if has_run_id else (name or "run"), loaded.table))
-        report.run_sources.append((None if has_run_id else name, loaded.label, dropped))
-        report.input_notes += loaded.notes
-    if len(report.run_tables) > 1:
-        _check_distinct_run_names(con, report.run_tables)
-    return report
-
-
-def _check_distinct_run_names(con, run_tables: list[tuple[str | None, str]]) -> None:
-    """Two sources under one run name would be ranked as one system: refuse."""
-    names: list[str] = []
-    for run_id, table in run_tables:
-        if run_id is not None:
-            names.append(run_id)
-        else:  # the table's own run ids (a scan of the run_id column, only when several runs are given)
-            names += [r[0] for r in con.execute(
-                f"SELECT DISTINCT CAST(run_id AS VARCHAR) FROM {quote_identifier(table)}").fetchall()]
-    clashes = sorted(name for name in set(names) if names.count(name) > 1)
-    if clashes:
-        raise EvaluationError(f"two runs have the same name ({', '.join(clashes)}); pass a dict {{name: run}} "
-                              "with distinct names")
-
-
-def _named_runs(run):
-    """[(name or None, source, named by the user)]: a dict names its runs; paths are named after their file stem."""
-    if isinstance(run, dict) and run and not _is_dict_of_runs(run):
-        return [(None, run, False)]  # pytrec_eval shape {qid: {docid: score}}
-    if isinstance(run, dict):
-        if not run:
-            raise EvaluationError("no runs given: the dict of runs is empty")
-        return [(str(name), source, True) for name, source in run.items()]
-    if isinstance(run, (list, tuple)):
-        if not run:
-            raise EvaluationError("no runs given: the list of runs is empty")
-        return [(_path_name(source, i), source, False) for i, source in enumerate(run)]
-    return [(_path_name(run, 0) if isinstance(run, (str, Path)) else None, run, False)]
-
-
-def _is_dict_of_runs(run: dict) -> bool:
-    """{name: source} rather than pytrec_eval's {qid: {docid: score}}: some value is not a dict of numbers.
-
-    {name: {qid: {docid: score}}} (several pytrec_eval runs) is a dict of runs too.
-    """
-    return any(not isinstance(value, dict) or any(isinstance(inner, dict) for inner in value.values())
-               for value in run.values())
-
-
-def _path_name(source, index: int) -> str:
-    if isinstance(source, (str, Path)):
-        name = Path(source).name
-        for suffix in (".gz", ".parquet", ".csv", ".tsv", ".jsonl", ".json", ".trec", ".txt", ".run"):
-            if name.lower().endswith(suffix) and len(name) > len(suffix):
-                name = name[: -len(suffix)]
-        return name
-    return f"run{index + 1}"
-
+# ---------------------------------------------------------------- the report
 
 def _report_coverage(con, report: Report) -> None:
     """Which qrels queries each run misses and which run queries have no judgments, from the judged table."""

@@ -1,0 +1,44 @@
+"""Register any input the Python API accepts as a canonical view, for SQL users of `sqlrank.connect()`.
+
+    con = sqlrank.connect()
+    sqlrank.load_qrels(con, "qrels.txt", name="qrels")
+    sqlrank.load_run(con, "run.parquet", name="run")
+    con.sql("SELECT avg(value) FROM sqlrank.ndcg('qrels', 'run', k := 10)")
+
+What a loader changes (TREC labels cut to integers, duplicate rows dropped under
+duplicates='first' or 'max') is issued as a sqlrank.SqlrankNotice warning.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from . import readers, sqlgen
+from .checks import resolve_duplicates
+from .errors import SqlrankNotice
+from .result import duplicates_notice
+
+
+def _register(con, source, name: str, kind: str, duplicates: str, columns: dict) -> str:
+    loaded = readers.load(con, source, f"sqlrank_{kind}_{name}_source", kind, columns)
+    dropped = resolve_duplicates(con, loaded, kind, duplicates)
+    con.execute(sqlgen.create_temp_view(name, sqlgen.select_all(loaded.table)))
+    # what evaluate() would list in Result.notices(): here only a name is returned, so say it now
+    notices = loaded.notes + ([duplicates_notice(loaded.label, kind, dropped, duplicates)] if dropped else [])
+    for notice in notices:
+        warnings.warn(notice, SqlrankNotice, stacklevel=3)
+    return name
+
+
+def load_run(con, source, name: str = "run", *, duplicates: str = "error", query_col=None, doc_col=None,
+             score_col=None) -> str:
+    """Create view `name` (query_id, doc_id, score [, run_id]) from `source`; returns the view name."""
+    return _register(con, source, name, "run", duplicates,
+                     {"query_id": query_col, "doc_id": doc_col, "score": score_col})
+
+
+def load_qrels(con, source, name: str = "qrels", *, duplicates: str = "error", query_col=None, doc_col=None,
+               relevance_col=None) -> str:
+    """Create view `name` (query_id, doc_id, relevance) from `source`; returns the view name."""
+    return _register(con, source, name, "qrels", duplicates,
+                     {"query_id": query_col, "doc_id": doc_col, "relevance": relevance_col})
