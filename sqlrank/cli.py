@@ -470,7 +470,8 @@ def plot_command(
                                          help="the picture: .png or .svg")],
     measure: Annotated[Optional[list[str]], typer.Option(
         "-m", "--measure", metavar="MEASURE",
-        help="measures to evaluate (cutoff: nDCG@5 nDCG@10 ...; pr: iprec_at_recall_0.00 ...; else the one shown)")] = None,
+        help="measures to evaluate (cutoff: nDCG@5 nDCG@10 ...; pr: iprec_at_recall_0.00 ...; delta and "
+             f"distribution show the first) [default for delta and distribution: {', '.join(DEFAULT_MEASURES)}]")] = None,
     baseline: Annotated[Optional[str], typer.Option(
         "--baseline", "-b", metavar="NAME", help="delta: the run the others are compared with [default: the first]")] = None,
     missing: Annotated[Missing, typer.Option("--missing", case_sensitive=False,
@@ -480,7 +481,11 @@ def plot_command(
     with _user_errors():
         named_runs, paths = _named_runs(runs)
         sqlrank.export.check_target(output, (qrels, *paths))
-        measures = list(measure or (["nDCG@5", "nDCG@10", "nDCG@20", "nDCG@100"] if kind.value == "cutoff" else ["AP"]))
+        if not measure and kind.value in ("cutoff", "pr"):
+            raise typer.BadParameter("name the measures to draw: for cutoff its cutoffs (-m nDCG@5 -m nDCG@10 "
+                                     "-m nDCG@20), for pr the recall levels (-m iprec_at_recall_0.00 ...)",
+                                     param_hint="-m/--measure")
+        measures = list(measure or DEFAULT_MEASURES)
         with _connect(None, None, None) as con:
             result = sqlrank.evaluate(qrels, named_runs, measures, missing=missing.value, connection=con)
         shown = measures[0] if kind.value in ("delta", "distribution") else None

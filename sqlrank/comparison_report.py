@@ -115,7 +115,8 @@ def markdown(comparison) -> str:
 def latex(comparison) -> str:
     """A booktabs table (\\usepackage{booktabs}): bold best, † / ‡ as math superscripts."""
     measures, cells = _cells(comparison)
-    lines = [r"\begin{tabular}{l" + "r" * len(measures) + "}", r"\toprule",
+    columns = "".join("lr"[numeric] for numeric in [False] + [True] * len(measures))  # runs left, numbers right
+    lines = [r"\begin{tabular}{" + columns + "}", r"\toprule",
              "Run & " + " & ".join(_latex_text(m) for m in measures) + r" \\", r"\midrule"]
     for name, line in zip(_names(comparison), cells):
         shown = [(rf"\textbf{{{text}}}" if best else text) + LATEX_MARKERS.get(sign, "") for text, sign, best in line]

@@ -150,7 +150,7 @@ def _precision_recall(plt, values, runs, measure=None, baseline=None):
     figure, axis = plt.subplots(figsize=(6, 4.5))
     for run in runs:
         axis.plot([level for level, _ in levels], [_mean(values, run, name) for _, name in levels], marker="o", label=run)
-    axis.set_xlabel("recall")
+    axis.set_xlabel("recall level")
     axis.set_ylabel("interpolated precision")
     axis.set_title("Interpolated precision-recall (iprec_at_recall)")
     axis.set_xlim(0, 1)
