@@ -149,6 +149,12 @@ class Result:
     def notices(self) -> list[str]:
         return self.report.notices()
 
+    def plot(self, kind: str, path=None, **options):
+        """A picture of this result (sqlrank.plots: cutoff, delta, pr, distribution); needs matplotlib."""
+        from .plots import plot
+
+        return plot(self, kind, path, **options)
+
     def __len__(self) -> int:
         return self._table.num_rows
 
