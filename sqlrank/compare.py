@@ -192,7 +192,7 @@ def _in_order(table, column: str) -> list[str]:
 
 def _pairs(con) -> dict:
     """{(run, measure): (values, baseline values)} for the queries both have, in query_id order."""
-    import numpy as np  # loaded when used: `import sqlrank` stays light, and the CLI sets numpy up first
+    import numpy as np  # loaded when used: `import sqlrank` stays light
 
     grouped: dict = {}
     table = con.sql(f"SELECT run_id, measure, value, baseline_value FROM {identifier(DIFFERENCES_TABLE)} "

@@ -74,7 +74,7 @@ def paired_test(test: str, values: np.ndarray, baseline: np.ndarray) -> tuple[fl
     t-test: t of the differences values - baseline. Wilcoxon: the smaller rank sum (scipy's).
     Sign test: the number of wins, among wins + losses.
     """
-    import numpy as np  # loaded when used: `import sqlrank` stays light, and the CLI sets numpy up first
+    import numpy as np  # loaded when used: `import sqlrank` stays light
 
     stats = scipy_stats()
     with warnings.catch_warnings(), np.errstate(all="ignore"):
