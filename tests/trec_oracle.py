@@ -735,3 +735,77 @@ def summary(per_query: dict, measures: list[Measure], qrels: dict, options: Opti
     if options.complete and "num_rel" in row:
         row["num_rel"] = float(sum(label > 0 for judged in qrels.values() for label in judged.values()))
     return row
+
+
+# ---------------------------------------------------------------- ir_measures' measures that trec_eval lacks
+
+def err(r: Ranking, k: int | None = None, max_grade: int = 4) -> float:
+    """Expected reciprocal rank (Chapelle et al. 2009), gdeval's form: sum over ranks i <= k of R_i / i * prod_{j<i} (1 - R_j).
+
+    R = (2^label - 1) / 2^max_grade, not / (2^max_grade - 1): a top-grade doc
+    stops 15/16 of users (gdeval fixes max_grade at 4 and refuses larger
+    labels; so does this oracle). Labels <= 0 and docs not in the qrels give
+    R = 0. 0 for a query without a positive label (gdeval prints nothing
+    for it, ir_measures fills in 0).
+    """
+    if any(label > max_grade for label in r.levels):
+        raise ValueError(f"label above max_grade {max_grade}")
+    total, still_looking = 0.0, 1.0
+    for i, value in enumerate(r.values[:k], start=1):
+        stop = (2.0 ** value - 1.0) / 2.0 ** max_grade if value > 0 else 0.0
+        total += still_looking * stop / i
+        still_looking *= 1.0 - stop
+    return total
+
+
+def judged(r: Ranking, k: int) -> float:
+    """Docs in the top k that the qrels list (any label, negative ones too) over min(k, retrieved), not over k.
+
+    ir_measures' own implementation breaks score ties by doc id ascending,
+    unlike trec_eval; the oracle takes the ranking it is given.
+    """
+    top = r.values[:k]
+    return sum(value != NOT_IN_QRELS for value in top) / len(top) if top else 0.0
+
+
+def rbp_binary(r: Ranking, p: float = 0.8, rel: int = 1) -> float:
+    """RBP (Moffat & Zobel 2008) as ir_measures' RBP(p, rel): (1 - p) sum over ranks with label >= rel of p^(i-1).
+
+    Binary gains from `rel`, p = 0.8 by default (trec_eval's rbp: 0.9 and
+    scaled graded gains); the whole list (ir_measures' cwl_eval stops at 1000 docs).
+    """
+    return (1.0 - p) * sum(p ** i for i, value in enumerate(r.values) if value >= 0 and value >= rel)
+
+
+def hits(r: Ranking, k: int | None = None) -> float:
+    """ranx's hits@k: relevant docs in the top k (a count, not Success's 0/1)."""
+    return float(r.hits(k))
+
+
+def f1(r: Ranking, k: int | None = None) -> float:
+    """ranx's f1@k: harmonic mean of P@k (over k) and R@k; 0 when both are 0."""
+    p = r.hits(k) / (k if k is not None else max(r.num_ret, 1))
+    rec = recall(r, k)
+    return 2 * p * rec / (p + rec) if p + rec else 0.0
+
+
+def with_rel(r: Ranking, rel: int) -> Ranking:
+    """The same ranking with another relevance level (ir_measures' `rel=` parameter)."""
+    return Ranking(r.values, r.levels, rel, r.num_docs, r.recall_rounding, r.missing)
+
+
+# ir_measures' spelling -> (oracle function, how its parameters map): the names sqlrank must accept
+IR_MEASURES = {
+    "ERR@k": err,                          # ERR(max_grade=4)@k
+    "Judged@k": judged,
+    "RBP(p, rel)": rbp_binary,
+    "SetP(rel)": set_p,                    # = trec_eval set_P -l rel
+    "SetP(rel, relative=True)": set_relative_p,
+    "SetR(rel)": set_recall,
+    "SetF(rel, beta)": set_f,              # beta passed to set_F unsquared, as ir_measures does
+    "SetAP(rel)": set_map,
+    "IPrec@r": interpolated_precision,     # ir_measures computes it through pytrec_eval: 9.x rounding
+    "NumRet(rel)": num_rel_ret,            # NumRet alone = num_ret
+    "hits@k": hits,
+    "f1@k": f1,
+}
