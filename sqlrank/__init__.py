@@ -10,6 +10,7 @@ from .errors import EvaluationError, InputError, MeasureError, OutputError, Reso
 from .loading import load_qrels, load_run
 from .macros import connect, install, sql_script
 from .measures import REGISTRY, Measure, describe as describe_measures, parse_all as parse_measures
+from .registry import DEFAULT_MEASURES
 from .result import Result
 
 
@@ -29,6 +30,6 @@ def __getattr__(name: str):
 
 __all__ = [
     "evaluate", "connect", "install", "sql_script", "load_run", "load_qrels", "parse_measures", "describe_measures",
-    "REGISTRY", "Measure", "Result", "SqlrankError", "InputError", "MeasureError", "EvaluationError",
+    "REGISTRY", "DEFAULT_MEASURES", "Measure", "Result", "SqlrankError", "InputError", "MeasureError", "EvaluationError",
     "OutputError", "ResourceError", "SqlrankNotice", "__version__",
 ]

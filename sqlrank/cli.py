@@ -34,14 +34,13 @@ from .input_checks import DUPLICATE_POLICIES
 from .measures import PARAMETERS, describe
 from .sources import first_line, out_of_memory
 
-# what `sqlrank eval` computes when no -m is given: the measures most papers report
-DEFAULT_MEASURES = ("nDCG@10", "AP", "RR", "P@10", "R@100")
+DEFAULT_MEASURES = sqlrank.DEFAULT_MEASURES
 
 # choices as enums: Typer shows them in --help and refuses anything else (exit 2)
 Format = enum.Enum("Format", {name: name for name in export.FORMATS}, type=str)
 Missing = enum.Enum("Missing", {name: name for name in MISSING_POLICIES}, type=str)
 Duplicates = enum.Enum("Duplicates", {name: name for name in DUPLICATE_POLICIES}, type=str)
-Precision = enum.Enum("Precision", {name: name for name in SCORE_PRECISIONS}, type=str)
+ScorePrecision = enum.Enum("ScorePrecision", {name: name for name in SCORE_PRECISIONS}, type=str)
 
 app = typer.Typer(
     name="sqlrank",
@@ -116,9 +115,9 @@ def eval_command(
     duplicates: DuplicatesOption = Duplicates.error,
     depth: Annotated[Optional[int], typer.Option(
         "-M", "--depth", metavar="N", min=1, help="keep the top N documents of each ranking (trec_eval -M)")] = None,
-    score_precision: Annotated[Precision, typer.Option(
+    score_precision: Annotated[ScorePrecision, typer.Option(
         "--score-precision", case_sensitive=False,
-        help="float32 ties scores equal in 32 bits, as pytrec_eval does")] = Precision.double,
+        help="float32 ties scores equal in 32 bits, as pytrec_eval does")] = ScorePrecision.double,
     query_col: QueryColOption = None,
     doc_col: DocColOption = None,
     score_col: ScoreColOption = None,

@@ -20,12 +20,11 @@ choices; table names are ours.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from pathlib import Path
 
 import duckdb
 
-from . import inputs
+from . import inputs, sqlgen
 from .errors import EvaluationError, SqlrankError
 from .input_checks import resolve_duplicates
 from .macros import connect, install
@@ -112,57 +111,33 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
                  qrels: str = QRELS_TABLE, run_order: list[str] | None = None) -> str:
     """The one statement computing every measure at every cutoff from the judged table.
 
-    Rows come run by run, in `run_order` (by run_id without one), each run's per-query rows by
-    query_id and then its `all` rows, measures in the order asked for.
-
-    Every query's values are gathered into one row, a list in the order asked for (one
-    `measure_table_for` call per parameter set, its rows per cutoff pivoted into columns),
-    so that only those rows are sorted (one per query, not one per query and measure) and
-    the long table is unnested from them in order; the means add in query order by the
-    query's position, an integer, not its id. 10M rows, medians of 7: 30 measures (3M result
-    rows) 0.79 s instead of 1.02 s when the long table itself was sorted (0.26 s) and the means
-    added by query_id (0.21 s); five measures 0.29 s instead of 0.33 s.
+    Each query's ranking (sqlrank.rankings) gets one list of values, one scalar measure macro
+    per measure asked for, in that order; only those rows are sorted (one per query), the `all`
+    rows aggregate each measure as its registry entry says, adding in query order, and the long
+    table is unnested from the lists in order. Rows come run by run, in `run_order` (by run_id
+    without one), each run's per-query rows by query_id and then its `all` rows.
     """
-    groups: dict[tuple, list[tuple[int, Measure]]] = defaultdict(list)
-    for ordinal, measure in enumerate(measures):
-        groups[_group_key(measure)].append((ordinal, measure))
-    ctes = []
-    for number, (key, members) in enumerate(groups.items()):
-        settings = dict(key)
-        cutoffs = sorted({m.k for _, m in members}, key=lambda k: (k is None, k))
-        arguments = ", ".join(f"{param} := {_sql_value(value)}" for param, value in settings.items())
-        # only the columns read: the others' work is left out
-        columns = sorted({m.definition.column for _, m in members})
-        pivoted = ", ".join(
-            f"any_value({m.definition.column}) FILTER (WHERE {'k IS NULL' if m.k is None else f'k = {m.k}'}) "
-            f"AS measure_{ordinal}" for ordinal, m in members)
-        ctes.append(
-            f"parameter_set_{number} AS (\n    SELECT run_id, query_id, {pivoted}\n"
-            f"    FROM sqlrank.measure_table_for('{qrels}', '{judged}', "
-            f"[{', '.join(_sql_value(c) for c in columns)}], "
-            f"cutoffs := [{', '.join(_sql_value(k) for k in cutoffs)}], {arguments}, "
-            f"missing := '{missing}')\n    GROUP BY run_id, query_id\n)"
-        )
-    measure_names = f"[{', '.join(_sql_value(str(m)) for m in measures)}]"
-    values = f"[{', '.join(f'measure_{ordinal}' for ordinal in range(len(measures)))}]"
+    rankings = sqlgen.call("sqlrank.rankings", sqlgen.literal(qrels), sqlgen.literal(judged), missing=missing)
+    values = "[" + ", ".join(_measure_value(m) for m in measures) + "]"
+    names = sqlgen.literal([str(m) for m in measures])
+    aggregates = sqlgen.literal([m.definition.aggregate for m in measures])
     given = ""
     if run_order and len(run_order) > 1:  # one run: nothing to order
-        given = f"list_position([{', '.join(quote_literal(r) for r in run_order)}], run_id), "
-    # every parameter set holds the same (run, query) rows: the qrels' queries of every run
-    parameter_sets = " NATURAL JOIN ".join(f"parameter_set_{number}" for number in range(len(ctes)))
+        given = f"list_position({sqlgen.literal(list(run_order))}, run_id), "
     return (
-        "WITH\n" + ",\n".join(ctes) + ",\n"
+        "WITH\n"
         "per_query AS MATERIALIZED (\n"
         "    SELECT run_id, query_id, row_number() OVER (PARTITION BY run_id ORDER BY query_id) AS query_order,\n"
         f"           {values} AS measure_values\n"
-        f"    FROM {parameter_sets}\n"
+        f"    FROM {rankings}\n"
         "),\n"
         "means AS (\n"
         "    SELECT run_id, list(value ORDER BY ordinal) AS measure_values\n"
         "    FROM (\n"
         "        SELECT run_id, ordinal,\n"
-        "               sqlrank.summary_value(sum(value ORDER BY query_order), count(*), any_value(measure)) AS value\n"
-        f"        FROM (SELECT run_id, query_order, unnest({measure_names}) AS measure,\n"
+        "               sqlrank.summarize(sum(sqlrank.aggregate_term(value, aggregate) ORDER BY query_order), count(*),\n"
+        "                                 any_value(aggregate)) AS value\n"
+        f"        FROM (SELECT run_id, query_order, unnest({aggregates}) AS aggregate,\n"
         "                     unnest(measure_values) AS value, generate_subscripts(measure_values, 1) AS ordinal\n"
         "              FROM per_query)\n"
         "        GROUP BY run_id, ordinal\n"
@@ -170,7 +145,7 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
         "    GROUP BY run_id\n"
         ")\n"
         # a SELECT over an ordered subquery keeps its order, unnest included
-        f"SELECT run_id, query_id, unnest({measure_names}) AS measure, unnest(measure_values) AS value\n"
+        f"SELECT run_id, query_id, unnest({names}) AS measure, unnest(measure_values) AS value\n"
         "FROM (\n"
         "    SELECT run_id, query_id, measure_values, query_order FROM per_query\n"
         "    UNION ALL\n"
@@ -180,30 +155,34 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
     )
 
 
+def _measure_value(measure: Measure) -> str:
+    """`sqlrank.measure_ndcg(ranking, 10, 'linear', ...)`: the measure's scalar macro, its parameters in registry order."""
+    definition = measure.definition
+    arguments = [sqlgen.literal(measure.param(name)) for name in definition.params]
+    return sqlgen.call(f"sqlrank.measure_{definition.macro}", "ranking", sqlgen.literal(measure.k), *arguments)
+
+
 def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision: str,
                 zero_labels: bool = True) -> list[str]:
     """The statements that read the runs: each run ranked and judged once, stacked with its run_id.
 
     Runs are ranked one by one rather than as one table with a run_id column:
-    partitioning by query_id alone is the fastest window DuckDB has (a
-    (run_id, query_id) key costs ~30% more on 10M rows). One statement per run,
-    not one UNION ALL: DuckDB runs the windows of a UNION one after the other
-    with less parallelism (10 runs of 1M rows: 7.8 s as one UNION, 4.4 s as
-    ten statements). A table that brings its own run_id column keeps it.
+    partitioning by query_id alone is DuckDB's fastest window, and the windows
+    of one UNION ALL run one after the other with less parallelism than
+    separate statements (docs/performance.md). A table that brings its own
+    run_id column keeps it.
     """
     statements = []
     for number, (run_id, table) in enumerate(run_tables):
         # run_id None: the table names its own runs in a run_id column; otherwise it holds one run
-        one_run = "false" if run_id is None else "true"
-        call = (f"sqlrank.judged_ranking('{QRELS_TABLE}', {quote_literal(table)}, "
-                f"depth := {_sql_value(depth)}, score_precision := '{score_precision}', one_run := {one_run}, "
-                f"zero_labels := {'true' if zero_labels else 'false'})")
-        label = "" if run_id is None else f"{quote_literal(run_id)} AS run_id, "
+        call = sqlgen.call("sqlrank.judged_ranking", sqlgen.literal(QRELS_TABLE), sqlgen.literal(table), depth=depth,
+                           score_precision=score_precision, one_run=run_id is not None, zero_labels=zero_labels)
+        label = "" if run_id is None else f"{sqlgen.literal(run_id)} AS run_id, "
         select = f"SELECT {label}* FROM {call}"
         if number == 0:
-            statements.append(f"CREATE OR REPLACE TEMP TABLE {JUDGED_TABLE} AS {select}")
+            statements.append(sqlgen.create_temp_table(JUDGED_TABLE, select))
         else:
-            statements.append(f"INSERT INTO {JUDGED_TABLE} BY NAME {select}")
+            statements.append(sqlgen.insert_by_name(JUDGED_TABLE, select))
     return statements
 
 
@@ -213,16 +192,16 @@ def ranking_depth(measures: list[Measure], depth: int | None) -> int | None:
     A measure at cutoff k reads only the top k documents of a ranking (and
     num_ret only as min(num_ret, k)), so ranking to the largest cutoff gives
     the same numbers; judged_ranking then keeps a small heap per ranking
-    instead of sorting the run. Rprec reads the top R, and nDCG with
-    ideal=run re-sorts every retrieved label: both need the whole ranking.
-    num_rel reads the qrels only.
+    instead of sorting the run. A measure that needs the whole ranking (its
+    registry entry says so: Rprec reads the top R, nDCG with ideal=run
+    re-sorts every retrieved label) or has no cutoff turns that off; one that
+    reads only the judgments (NumRel) has no say.
     """
     cutoffs = []
     for measure in measures:
-        column = measure.definition.column
-        if column == "num_rel":
+        if not measure.definition.reads_ranking:
             continue
-        if measure.k is None or column == "rprec" or dict(measure.params).get("ideal") == "run":
+        if measure.k is None or "whole_ranking" in measure.definition.needs_for(dict(measure.params)):
             return depth
         cutoffs.append(measure.k)
     if not cutoffs:
@@ -231,29 +210,13 @@ def ranking_depth(measures: list[Measure], depth: int | None) -> int | None:
 
 
 def reads_zero_labels(measures: list[Measure]) -> bool:
-    """Whether a measure reads the judgments labelled 0: bpref (judged non-relevant) or one with rel <= 0.
+    """Whether a measure reads the judgments labelled 0: one that needs the judged non-relevant documents, or rel <= 0.
 
     The others read only documents with a gain (label > 0) or relevant ones (label >= rel > 0),
     so judged_ranking can leave the zeros out of the one pass.
     """
-    return any(m.definition.column == "bpref" or dict(_group_key(m))["rel"] <= 0 for m in measures)
-
-
-def _group_key(measure: Measure) -> tuple:
-    """Measures sharing these settings are computed by one measure_table call."""
-    settings = {"rel": 1, "gain": "linear", "discount": "log2", "base": 2, "ideal": "qrels", "denominator": "R"}
-    settings.update(dict(measure.params))
-    return tuple(settings.items())
-
-
-def _sql_value(value) -> str:
-    if value is None:
-        return "NULL"
-    if isinstance(value, bool):
-        raise TypeError("booleans are not measure parameters")
-    if isinstance(value, (int, float)):
-        return repr(value)
-    return quote_literal(value)
+    return any("judged_nonrelevant" in m.definition.needs_for(dict(m.params)) or dict(m.params).get("rel", 1) <= 0
+               for m in measures)
 
 
 def _check_choice(name: str, value, allowed) -> None:

@@ -61,7 +61,7 @@ def _number(value: float, measure: str) -> str:
     from .measures import REGISTRY
 
     name = measure.split("(")[0].split("@")[0]
-    if name in REGISTRY and REGISTRY[name].count and float(value).is_integer():
+    if name in REGISTRY and REGISTRY[name].aggregate == "sum" and float(value).is_integer():
         return str(int(value))
     return f"{value:.4f}"
 

@@ -1,7 +1,16 @@
-"""Find the SQL macro files and install them into a DuckDB connection.
+"""The macro library: the SQL files, the macros made from the registry, and installing them into DuckDB.
 
 The .sql files live in the top-level `sql/` folder of the source tree and are
-shipped inside the wheel as `sqlrank/sql/`; they are loaded in name order.
+shipped inside the wheel as `sqlrank/sql/`. DuckDB binds a macro's calls when
+the macro is created, so the library is loaded in this order:
+
+1. `sql/00_*.sql` .. `sql/49_*.sql`, in name order: the vocabulary (gain,
+   discount, relevance, input types), the one ranking pass and the ranking
+   struct every measure reads;
+2. `sql/measures/*.sql`: one scalar macro per measure, `sqlrank.measure_<name>`;
+3. the macros made from the registry (`registry_sql()`): the DuckDB shell's
+   table macro of each measure and `sqlrank.measure_aggregate`;
+4. `sql/50_*.sql` .. `sql/99_*.sql`: what reads results (the `all` rows, ...).
 """
 
 from __future__ import annotations
@@ -12,6 +21,9 @@ from functools import cache
 from pathlib import Path
 
 import duckdb
+
+from . import sqlgen
+from .registry import PARAMETERS, REGISTRY
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -25,14 +37,64 @@ def sql_dir() -> Path:
 
 
 def sql_files() -> list[Path]:
-    return sorted(sql_dir().glob("*.sql"))
+    """The library's files in load order, without the registry's part (which comes before the files from 50_ on)."""
+    folder = sql_dir()
+    return (sorted(p for p in folder.glob("*.sql") if p.name < "50")
+            + sorted((folder / "measures").glob("*.sql"))
+            + sorted(p for p in folder.glob("*.sql") if p.name >= "50"))
 
 
 @cache
 def sql_script() -> str:
     """The whole macro library as one script, ready for the DuckDB shell's `.read`."""
-    parts = [f"-- ===== {path.name} =====\n{path.read_text(encoding='utf-8').strip()}\n" for path in sql_files()]
+    def part(title: str, text: str) -> str:
+        return f"-- ===== {title} =====\n{text.strip()}\n"
+
+    files = sql_files()
+    results = [path for path in files if path.parent == sql_dir() and path.name >= "50"]
+    parts = [part(path.relative_to(sql_dir()).as_posix(), path.read_text(encoding="utf-8"))
+             for path in files if path not in results]
+    parts.append(part("made from the measure registry (sqlrank/registry.py)", registry_sql()))
+    parts += [part(path.name, path.read_text(encoding="utf-8")) for path in results]
     return "\n".join(parts)
+
+
+# the options every shell table macro takes after the measure's own parameters: how the run is read
+_RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double"))
+
+
+def registry_sql() -> str:
+    """The macros made from the registry's declarations, so that no SQL file repeats them.
+
+    * `sqlrank.<macro>(qrels_table, run_table, [k,] <parameters>, depth, missing, score_precision)`:
+      each measure's table macro for the DuckDB shell, one row per query;
+    * `sqlrank.measure_aggregate(measure)`: how the `all` row summarises a measure named in a
+      result table ('mean' or 'sum'), by any of its spellings.
+    """
+    statements = []
+    for definition in REGISTRY.values():
+        options = ([("k", None)] if definition.cutoff else []) + [
+            (name, PARAMETERS[name].default) for name in definition.params] + list(_RUN_OPTIONS)
+        signature = ", ".join(["qrels_table", "run_table"] + [f"{name} := {sqlgen.literal(value)}"
+                                                             for name, value in options])
+        value = sqlgen.call(f"sqlrank.measure_{definition.macro}", "ranking", "k" if definition.cutoff else "NULL",
+                            *definition.params)
+        rankings = sqlgen.call("sqlrank.run_rankings", "qrels_table", "run_table", "depth := depth",
+                               "missing := missing", "score_precision := score_precision")
+        statements.append(
+            f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
+            f"    SELECT COLUMNS('^(run_id|query_id)$'), {value} AS value\n    FROM {rankings};")
+    by_aggregate: dict[str, list[str]] = {}
+    for definition in REGISTRY.values():
+        spellings = {definition.name, *definition.aliases, definition.trec_name, definition.trec_family} - {None}
+        by_aggregate.setdefault(definition.aggregate, []).extend(sorted(s.lower() for s in spellings))
+    # the measure's base name: what comes before its parameters, its @k or trec_eval's _k / .k
+    base_name = r"lower(regexp_extract(measure, '^([A-Za-z_]+?)(_[0-9].*|[(@.].*)?$', 1))"
+    cases = " ".join(f"WHEN {base_name} IN ({', '.join(sqlgen.literal(s) for s in names)}) THEN '{aggregate}'"
+                     for aggregate, names in by_aggregate.items() if aggregate != "mean")
+    statements.append(f"CREATE OR REPLACE MACRO sqlrank.measure_aggregate(measure) AS\n"
+                      f"    CASE {cases} ELSE 'mean' END;")
+    return "\n\n".join(statements) + "\n"
 
 
 @cache

@@ -1,7 +1,6 @@
-"""The measure registry: every measure's name, aliases and typed parameters, declared once.
+"""Measure names: every spelling a user may write, parsed into a Measure from the registry's declarations.
 
-The Python API, the CLI (`sqlrank measures`, `--help`) and the README table all
-read this declaration. Parsing accepts three spellings of a measure:
+Parsing accepts three spellings of a measure:
 
 * ir_measures syntax: ``nDCG@10``, ``AP(rel=2)@100``, ``nDCG(gain=exp)@10``;
 * trec_eval names: ``ndcg_cut_10``, ``ndcg_cut.10``, ``map``, ``P_5``, ``P.5,10``
@@ -22,90 +21,42 @@ import re
 from dataclasses import dataclass, field
 
 from .errors import MeasureError
+from .registry import PARAMETERS, REGISTRY, MeasureDef, Parameter
 
 
 # cutoffs above this are refused: the SQL uses the largest BIGINT for "no cutoff", and no ranking is longer
 MAX_CUTOFF = 2_147_483_647
 
-@dataclass(frozen=True)
-class Parameter:
-    name: str
-    default: object
-    choices: tuple[str, ...] = ()  # empty: a number
-    help: str = ""
 
-    def parse(self, text: str, measure: str) -> object:
-        if self.choices:
-            if text in self.choices:
-                return text
-            close = difflib.get_close_matches(text, self.choices, n=1, cutoff=0.5)
-            raise MeasureError(
-                f"{measure}: unknown {self.name} '{text}' (expected one of: {', '.join(self.choices)})"
-                + (f"; did you mean '{close[0]}'?" if close else "")
-            )
-        try:
-            value = float(text)
-        except ValueError:
-            raise MeasureError(f"{measure}: {self.name} must be a number, got '{text}'") from None
-        if not math.isfinite(value):
-            raise MeasureError(f"{measure}: {self.name} must be a finite number, got '{text}'")
-        if self.name == "base" and value <= 1:
-            raise MeasureError(f"{measure}: base must be greater than 1, got '{text}'")
-        return int(value) if value.is_integer() and abs(value) < 2 ** 53 else value  # 1e300 stays 1e+300
+def parse_parameter(parameter: Parameter, text: str, measure: str) -> object:
+    """A parameter's value from its text: one of its choices, or a finite number within its bounds."""
+    if parameter.choices:
+        if text in parameter.choices:
+            return text
+        close = difflib.get_close_matches(text, parameter.choices, n=1, cutoff=0.5)
+        raise MeasureError(
+            f"{measure}: unknown {parameter.name} '{text}' (expected one of: {', '.join(parameter.choices)})"
+            + (f"; did you mean '{close[0]}'?" if close else "")
+        )
+    try:
+        value = float(text)
+    except ValueError:
+        raise MeasureError(f"{measure}: {parameter.name} must be a number, got '{text}'") from None
+    if not math.isfinite(value):
+        raise MeasureError(f"{measure}: {parameter.name} must be a finite number, got '{text}'")
+    if parameter.minimum_exclusive is not None and value <= parameter.minimum_exclusive:
+        raise MeasureError(f"{measure}: {parameter.name} must be greater than {parameter.minimum_exclusive}, "
+                           f"got '{text}'")
+    return int(value) if value.is_integer() and abs(value) < 2 ** 53 else value  # 1e300 stays 1e+300
 
-
-PARAMETERS = {
-    p.name: p
-    for p in (
-        Parameter("rel", 1, help="minimum label of a relevant document (trec_eval -l)"),
-        Parameter("gain", "linear", ("linear", "exp"), "linear = label; exp = 2^label - 1"),
-        Parameter("discount", "log2", ("log2", "jarvelin", "ln"), "1/log2(i+1); Järvelin's 1/log_base(i) from i = base; 1/ln(i+1)"),
-        Parameter("base", 2, help="log base of the jarvelin discount"),
-        Parameter("ideal", "qrels", ("qrels", "run"), "ideal ranking from all judgments, or from the retrieved list"),
-        Parameter("denominator", "R", ("R", "min_R_k", "retrieved"), "AP divides by R, min(R, k) or relevant retrieved"),
-    )
-}
-
-
-@dataclass(frozen=True)
-class MeasureDef:
-    name: str  # canonical ir_measures name
-    column: str  # column of sqlrank.measure_table
-    macro: str  # the per-measure table macro for the DuckDB shell
-    definition: str
-    params: tuple[str, ...] = ()
-    cutoff: bool = True
-    count: bool = False  # summed, not averaged, in the `all` row
-    aliases: tuple[str, ...] = ()
-
-
-REGISTRY: dict[str, MeasureDef] = {
-    m.name: m
-    for m in (
-        MeasureDef("nDCG", "ndcg", "ndcg", "DCG@k / IDCG@k; 0 when IDCG@k = 0", ("gain", "discount", "base", "ideal"), aliases=("ndcg",)),
-        MeasureDef("DCG", "dcg", "dcg", "Σ_{i<=k} gain(label_i) · discount(i)", ("gain", "discount", "base"), aliases=("dcg",)),
-        MeasureDef("IDCG", "idcg", "idcg", "DCG@k of the ideal ordering", ("gain", "discount", "base", "ideal"), aliases=("ideal_dcg",)),
-        MeasureDef("CG", "cg", "cg", "Σ_{i<=k} gain(label_i)", ("gain",)),
-        MeasureDef("AP", "ap", "ap", "Σ_{relevant i<=k} P@i / denominator (R by default)", ("rel", "denominator"), aliases=("map",)),
-        MeasureDef("RR", "rr", "rr", "1 / rank of the first relevant document within k, else 0", ("rel",), aliases=("recip_rank", "mrr")),
-        MeasureDef("P", "p", "p", "relevant in top k / k (always k); without @k: relevant retrieved / retrieved", ("rel",), aliases=("precision",)),
-        MeasureDef("R", "r", "recall", "relevant in top k / R; 0 when R = 0", ("rel",), aliases=("recall",)),
-        MeasureDef("Rprec", "rprec", "rprec", "relevant in top R / R; 0 when R = 0", ("rel",), cutoff=False),
-        MeasureDef("Success", "success", "success", "1 if a relevant document is in the top k, else 0", ("rel",), aliases=("hit", "hit_rate")),
-        MeasureDef("bpref", "bpref", "bpref", "trec_eval's bpref (judged non-relevant documents ranked above relevant ones)", ("rel",), cutoff=False),
-        MeasureDef("NumRet", "num_ret", "num_ret", "documents retrieved (within k)", (), count=True, aliases=("num_ret",)),
-        MeasureDef("NumRel", "num_rel", "num_rel", "relevant judgments of the query (R)", ("rel",), cutoff=False, count=True, aliases=("num_rel",)),
-        MeasureDef("NumRelRet", "num_rel_ret", "num_rel_ret", "relevant documents retrieved (within k)", ("rel",), count=True, aliases=("num_rel_ret",)),
-    )
-}
 
 # trec_eval measure families whose cutoffs are written `name_k` / `name.k`, as trec_eval spells them
-TREC_FAMILIES = {"ndcg_cut": "nDCG", "map_cut": "AP", "P": "P", "recall": "R", "success": "Success"}
+TREC_FAMILIES = {m.trec_family: m.name for m in REGISTRY.values() if m.trec_family}
 _TREC_CUTOFF = {family.lower(): name for family, name in TREC_FAMILIES.items()}
 # `-m ndcg_cut` alone gives trec_eval's default cutoffs (m_ndcg_cut.c, m_map_cut.c); the other
 # families are also sqlrank measures without a cutoff (P = relevant retrieved / retrieved, ...)
-_TREC_DEFAULT_CUTOFFS = {"ndcg_cut": (5, 10, 15, 20, 30, 100, 200, 500, 1000),
-                         "map_cut": (5, 10, 15, 20, 30, 100, 200, 500, 1000)}
+_TREC_DEFAULT_CUTOFFS = {m.trec_family.lower(): m.trec_default_cutoffs
+                         for m in REGISTRY.values() if m.trec_default_cutoffs}
 
 _NAMES: dict[str, MeasureDef] = {}
 for _m in REGISTRY.values():
@@ -207,7 +158,7 @@ def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, rel)
                 f"{spelling}: {definition.name} has no parameter '{key}' (its parameters: {allowed})"
                 + (f"; did you mean '{hint[0]}'?" if hint else "")
             )
-        params[key] = PARAMETERS[key].parse(value, spelling)
+        params[key] = parse_parameter(PARAMETERS[key], value, spelling)
     for key in definition.params:
         if key not in params:
             params[key] = rel if (key == "rel" and rel is not None) else PARAMETERS[key].default
@@ -258,7 +209,7 @@ def describe() -> list[dict]:
             "aliases": spellings(m),
             "parameters": {p: PARAMETERS[p].default for p in m.params},
             "cutoff": m.cutoff,
-            "summary": "sum" if m.count else "mean",
+            "summary": m.aggregate,
             "definition": m.definition,
             "macro": f"sqlrank.{m.macro}",
         }
@@ -282,22 +233,14 @@ def markdown_table() -> str:
     return "\n".join(lines) + "\n"
 
 
-# trec_eval's names for canonical measures at default parameters, used by the `trec` output format
 def trec_name(measure: Measure) -> str:
+    """trec_eval's name for a measure at trec_eval's parameters (`ndcg_cut_10`, `map`); else the canonical name."""
     non_default = [n for n, v in measure.params if v != PARAMETERS[n].default and n != "rel"]
+    definition = measure.definition
     if non_default:
         return str(measure)
-    base = {
-        "nDCG": ("ndcg", "ndcg_cut"), "AP": ("map", "map_cut"), "RR": ("recip_rank", None),
-        "P": (None, "P"), "R": (None, "recall"), "Success": (None, "success"), "Rprec": ("Rprec", None),
-        "bpref": ("bpref", None), "NumRet": ("num_ret", None), "NumRel": ("num_rel", None),
-        "NumRelRet": ("num_rel_ret", None), "DCG": ("dcg", None), "IDCG": ("ideal_dcg", None),
-    }.get(measure.name)
-    if base is None:
-        return str(measure)
-    whole, cut = base
-    if measure.k is None and whole:
-        return whole
-    if measure.k is not None and cut:
-        return f"{cut}_{measure.k}"
+    if measure.k is None and definition.trec_name:
+        return definition.trec_name
+    if measure.k is not None and definition.trec_family:
+        return f"{definition.trec_family}_{measure.k}"
     return str(measure)

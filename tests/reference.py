@@ -1,6 +1,6 @@
 """A plain-Python oracle of sqlrank's measures, for tests only.
 
-Written straight from SPEC.md §2–§5 and trec_eval's rules, one obvious loop
+Written straight from docs/trec-semantics.md and docs/measures.md, one obvious loop
 per measure, sharing nothing with the SQL. The property tests check that the
 SQL macros equal it on random inputs, for the parameters pytrec_eval does not
 have (exponential gain, Järvelin and ln discounts, the ideal from the run,
@@ -118,7 +118,7 @@ def query_measures(judgments: dict, ranked: list[str], k: int | None = None, *, 
 
 def evaluate(qrels: dict, run: dict, k: int | None = None, *, missing: str = "zero",
              score_precision: str = "double", **params) -> dict[str, dict[str, float]]:
-    """{query: {measure: value}} for the qrels queries (SPEC §5).
+    """{query: {measure: value}} for the qrels queries (docs/measures.md#missing).
 
     A qrels query absent from the run scores 0 on everything but num_rel
     (missing='zero', trec_eval -c) or is left out ('skip'); run queries

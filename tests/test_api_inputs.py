@@ -104,7 +104,7 @@ def reference() -> sqlrank.Result:
 
 def test_reference_numbers(reference):
     values = {(q, m): v for q, m, v in per_query_rows(reference)}
-    # q1: labels by rank [3, 1, 2, 2, 1]; ideal [3, 3, 2, 2, 1] (seed 004, system 1)
+    # q1: labels by rank [3, 1, 2, 2, 1]; ideal [3, 3, 2, 2, 1] (docs/measures.md#e4, system 1)
     dcg = 3 + 1 / math.log2(3) + 2 / 2 + 2 / math.log2(5) + 1 / math.log2(6)
     idcg = 3 + 3 / math.log2(3) + 2 / 2 + 2 / math.log2(5) + 1 / math.log2(6)
     assert values[("q1", "nDCG@5")] == pytest.approx(dcg / idcg, abs=1e-12)
@@ -244,7 +244,7 @@ def test_many_runs_equal_each_run_alone():
         mine = [row for row in together.to_arrow().to_pylist() if row["run_id"] == name]
         assert mine == alone.to_arrow().to_pylist()
         assert together.summary[name] == alone.summary
-    # q1 of dense ranks A, B, C, G, E (seed 004, system 2): nDCG@5 = 0.8793791209851007
+    # q1 of dense ranks A, B, C, G, E (docs/measures.md#e4, system 2): nDCG@5 = 0.8793791209851007
     dense_q1 = [r["value"] for r in together.per_query.to_pylist()
                 if (r["run_id"], r["query_id"], r["measure"]) == ("dense", "q1", "nDCG@5")]
     assert dense_q1 == [pytest.approx(0.8793791209851007, abs=1e-12)]

@@ -18,10 +18,10 @@ queries without relevant documents, lists shorter than the cutoffs, queries
 only in the qrels or only in the run, and non-ASCII doc ids (NFC and NFD
 forms of the same word are different ids, compared byte by byte).
 Never generated: a qrels query whose labels are ALL negative, which crashes
-pytrec_eval and trec_eval (TREC_SEMANTICS §7).
+pytrec_eval and trec_eval (docs/trec-semantics.md#labels).
 
 No disagreement is known. When one appears, the failing example is the bug
-report: decide which side is wrong from TREC_SEMANTICS.md and say so here.
+report: decide which side is wrong from docs/trec-semantics.md and say so here.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from hypothesis import strategies as st
 
 import reference
 import sqlrank
+from every_measure_sql import every_measure
 
 TOL = 1e-9
 
@@ -154,13 +155,16 @@ def create_tables(con, qrels: dict, run: dict) -> None:
 def test_sql_macros_same_as_reference(module_con, qrels, run, params, k, missing, score_precision):
     con = module_con
     create_tables(con, qrels, run)
+    rankings = "sqlrank.run_rankings('qrels', 'run', missing := $missing, score_precision := $score_precision)"
     cursor = con.execute(
-        "SELECT * EXCLUDE (k) FROM sqlrank.run_measures('qrels', 'run', cutoffs := [?], rel := ?, gain := ?, "
-        "discount := ?, base := ?, ideal := ?, denominator := ?, missing := ?, score_precision := ?)",
-        [k, params["rel"], params["gain_kind"], params["discount_kind"], params["base"], params["ideal"],
-         params["denominator"], missing, score_precision],
+        every_measure(rankings, k="$k", rel="$rel", gain="$gain", discount="$discount", base="$base", ideal="$ideal",
+                      denominator="$denominator"),
+        {"k": k, "rel": params["rel"], "gain": params["gain_kind"], "discount": params["discount_kind"],
+         "base": params["base"], "ideal": params["ideal"], "denominator": params["denominator"], "missing": missing,
+         "score_precision": score_precision},
     )
-    columns = [column[0] for column in cursor.description]
+    # the reference names recall `r`; the registry's macro is `recall`
+    columns = ["r" if column[0] == "recall" else column[0] for column in cursor.description]
     actual = {row[0]: dict(zip(columns[1:], row[1:])) for row in cursor.fetchall()}
     expected = reference.evaluate(qrels, run, k, missing=missing, score_precision=score_precision, **params)
     assert set(actual) == set(expected)

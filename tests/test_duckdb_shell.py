@@ -23,6 +23,7 @@ import duckdb
 import pytest
 
 import sqlrank
+from every_measure_sql import every_measure
 from sqlrank.macros import sql_files
 
 TOL = 1e-9
@@ -213,11 +214,11 @@ def test_macros_read_numbers_held_as_text_and_name_text_that_is_not_one():
     con.execute("CREATE TABLE qrels AS SELECT query_id, doc_id, CAST(relevance AS INTEGER) AS relevance FROM qrels_text")
     con.execute("CREATE TABLE run AS SELECT query_id, doc_id, CAST(score AS DOUBLE) AS score FROM run_text")
     for precision in ("double", "float32"):
-        as_text = con.sql(f"SELECT * FROM sqlrank.run_measures('qrels_text', 'run_text', cutoffs := [2, NULL], "
-                          f"score_precision := '{precision}') ORDER BY ALL").fetchall()
-        typed = con.sql(f"SELECT * FROM sqlrank.run_measures('qrels', 'run', cutoffs := [2, NULL], "
-                        f"score_precision := '{precision}') ORDER BY ALL").fetchall()
-        assert as_text == typed
+        for k in ("2", "NULL"):
+            as_text, typed = (con.sql(every_measure(f"sqlrank.run_rankings('{qrels}', '{run}', "
+                                                    f"score_precision := '{precision}')", k=k) + " ORDER BY ALL"
+                                      ).fetchall() for qrels, run in (("qrels_text", "run_text"), ("qrels", "run")))
+            assert as_text == typed
     # q1 ranks b (label 0), a (2), c (1): AP = (1/2 + 2/3) / 2
     assert dict(con.sql("SELECT * FROM sqlrank.ap('qrels_text', 'run_text')").fetchall())["q1"] == (1 / 2 + 2 / 3) / 2
     con.execute("CREATE TABLE qrels_word AS SELECT 'q1' AS query_id, 'a' AS doc_id, 'high' AS relevance")

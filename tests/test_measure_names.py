@@ -101,7 +101,7 @@ def test_parameters_change_the_numbers_as_defined():
     # top 2 = A, E, both relevant: precision sum 1 + 1 over R = 6, or over min(R, 2) = 2
     assert q1["AP@2"] == pytest.approx(2 / 6, abs=1e-12)
     assert q1["AP(denominator=min_R_k)@2"] == pytest.approx(2 / 2, abs=1e-12)
-    # exponential gain 2^label - 1: ranks [7, 1, 3, 3, 1], ideal [7, 7, 3, 3, 1] (seed 004: 0.7406319169800546)
+    # exponential gain 2^label - 1: ranks [7, 1, 3, 3, 1], ideal [7, 7, 3, 3, 1] (docs/measures.md#e4: 0.7406319169800546)
     dcg = 7 + 1 / math.log2(3) + 3 / 2 + 3 / math.log2(5) + 1 / math.log2(6)
     idcg = 7 + 7 / math.log2(3) + 3 / 2 + 3 / math.log2(5) + 1 / math.log2(6)
     assert q1["nDCG(gain=exp)@5"] == pytest.approx(dcg / idcg, abs=1e-12)

@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sqlrank
+from every_measure_sql import every_measure
 
 BOUNDED = ["nDCG", "nDCG@3", "AP", "AP@3", "RR", "RR@3", "P", "P@3", "R", "R@3"]
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -125,7 +126,7 @@ def test_sums_run_in_rank_order_whatever_order_the_rows_come_in():
     con.execute("CREATE TABLE judged AS SELECT 'r' AS run_id, 'q1' AS query_id, 'd' || i AS doc_id, relevance, "
                 "CAST(i AS BIGINT) AS rank, 4900 AS num_ret FROM unnest(?) WITH ORDINALITY AS l(relevance, i) "
                 "ORDER BY rank DESC", [labels])
-    cg, dcg = con.execute("SELECT cg, dcg FROM sqlrank.measure_table('q', 'judged')").fetchall()[0]
+    cg, dcg = con.execute("SELECT cg, dcg FROM (" + every_measure("sqlrank.rankings('q', 'judged')") + ")").fetchall()[0]
     forward = backward = 0.0
     for rank, label in enumerate(labels, start=1):
         forward += label / math.log2(rank + 1)

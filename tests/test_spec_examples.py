@@ -1,11 +1,11 @@
-"""The worked examples of SPEC.md §6 (E1–E5), to 1e-9, through both doors:
+"""The worked examples of docs/measures.md#worked-examples (E1–E5), to 1e-9, through both doors:
 
 * the SQL macros directly (`SELECT * FROM sqlrank.ndcg('qrels', 'run', ...)`
   on tables created here), as a DuckDB user would write them;
 * `sqlrank.evaluate(...)` with measure strings such as `nDCG(gain=exp,ideal=run)@5`.
 
 Every expected number is written as its arithmetic, with the labels by rank
-in a comment; the seed article's rounded figure is checked too.
+in a comment; the rounded figure the example's tutorial printed is checked too.
 Also: the scalar macros sqlrank.gain / sqlrank.discount and their errors.
 """
 
@@ -65,7 +65,7 @@ def per_query(result: sqlrank.Result, measure: str) -> dict:
     return {row["query_id"]: row["value"] for row in result.to_arrow().to_pylist() if row["measure"] == measure}
 
 
-# ---------------------------------------------------------------- E1 — seed 000
+# ---------------------------------------------------------------- E1 (docs/measures.md#e1)
 
 # labels by rank [2, 3, 0, 1, 2], gain exp (2^label - 1: 3, 7, 0, 1, 3), discount 1/log2(i+1)
 E1_DCG = 3 + 7 / log2(3) + 0 + 1 / log2(5) + 3 / log2(6)
@@ -75,7 +75,7 @@ E1_LISTS = {"q1": [2, 3, 0, 1, 2], "q2": [1, 2, 1, 1, 0], "q3": [3, 3, 2, 1, 1]}
 
 
 def e1_ndcg(labels: list[int]) -> float:
-    """nDCG@5, exponential gain, ideal = the list re-sorted (seed 000's numpy code)."""
+    """nDCG@5, exponential gain, ideal = the list re-sorted (the tutorial's numpy code)."""
     gains = [2**label - 1 for label in labels]
     dcg = sum(g / log2(i + 1) for i, g in enumerate(gains, start=1))
     idcg = sum(g / log2(i + 1) for i, g in enumerate(sorted(gains, reverse=True), start=1))
@@ -94,10 +94,10 @@ def test_e1_sql_macros(con):
     dcg = macro(con, "sqlrank.dcg('qrels', 'run', k := 5, gain := 'exp')")
     idcg = macro(con, "sqlrank.idcg('qrels', 'run', k := 5, gain := 'exp', ideal := 'run')")
     ndcg = macro(con, "sqlrank.ndcg('qrels', 'run', k := 5, gain := 'exp', ideal := 'run')")
-    assert dcg["q1"] == pytest.approx(E1_DCG, abs=TOL)  # article: 9.01
+    assert dcg["q1"] == pytest.approx(E1_DCG, abs=TOL)  # tutorial: 9.01
     assert round(dcg["q1"], 2) == 9.01
     assert idcg["q1"] == pytest.approx(E1_IDCG, abs=TOL)
-    assert ndcg["q1"] == pytest.approx(E1_DCG / E1_IDCG, abs=TOL)  # article: 0.83
+    assert ndcg["q1"] == pytest.approx(E1_DCG / E1_IDCG, abs=TOL)  # tutorial: 0.83
     assert round(ndcg["q1"], 2) == 0.83
     # AP with relevant = label > 0: relevant at ranks 1, 2, 4, 5 of [2, 3, 0, 1, 2], R = 4
     ap = macro(con, "sqlrank.ap('qrels', 'run')")
@@ -138,7 +138,7 @@ def test_ideal_run_ignores_judged_documents_that_were_not_retrieved(con):
     assert from_qrels["q1"] == pytest.approx(E1_DCG / qrels_idcg, abs=TOL)
 
 
-# ---------------------------------------------------------------- E2 — seed 001
+# ---------------------------------------------------------------- E2 (docs/measures.md#e2)
 
 # true order [5, 3, 3, 3, 3, 3, 0, 0, 0, 0]; three predicted orders (labels by rank)
 E2_LISTS = {
@@ -160,7 +160,7 @@ E2_BURGES = {
     "five_last": (sum(7 / log2(i + 1) for i in range(1, 6)) + 31 / log2(11)) / E2_BURGES_IDCG,
     "threes_last": (31 + sum(7 / log2(i + 1) for i in range(6, 11))) / E2_BURGES_IDCG,
 }
-E2_ROUNDED = {"five_last": (0.8804, 0.6280), "threes_last": (0.7279, 0.8946)}  # SPEC's table
+E2_ROUNDED = {"five_last": (0.8804, 0.6280), "threes_last": (0.7279, 0.8946)}  # docs/measures.md#e2's table
 
 
 def test_e2_expected_values_round_to_the_specs():
@@ -188,7 +188,7 @@ def test_e2_through_evaluate():
     assert jarvelin["all"] == pytest.approx(sum(E2_JARVELIN.values()) / 3, abs=TOL)
 
 
-# ---------------------------------------------------------------- E3 — seed 002
+# ---------------------------------------------------------------- E3 (docs/measures.md#e3)
 
 # real-valued labels, linear gain, 1/log2(i+1)
 E3_LISTS = {"list_1": [0.5, 0.9, 0.3, 0.6, 0.1], "list_2": [0.6, 0.5, 0.1, 0.3, 0.9]}
@@ -201,9 +201,9 @@ E3_IDCG = 0.9 + 0.6 / log2(3) + 0.5 / log2(4) + 0.3 / log2(5) + 0.1 / log2(6)
 
 
 def test_e3_numbers_are_the_specs():
-    assert E3_DCG["list_1"] == pytest.approx(1.5149279937818017, abs=TOL)  # article: 1.52
-    assert E3_DCG["list_2"] == pytest.approx(1.4428353707188342, abs=TOL)  # article: 1.44
-    assert E3_IDCG == pytest.approx(1.6964461002883464, abs=TOL)  # article: 1.7
+    assert E3_DCG["list_1"] == pytest.approx(1.5149279937818017, abs=TOL)  # tutorial: 1.52
+    assert E3_DCG["list_2"] == pytest.approx(1.4428353707188342, abs=TOL)  # tutorial: 1.44
+    assert E3_IDCG == pytest.approx(1.6964461002883464, abs=TOL)  # tutorial: 1.7
 
 
 def test_e3_real_valued_dcg_sql(con):
@@ -279,7 +279,7 @@ def test_ap_denominator_min_r_k(con):
     assert result.summary["AP(denominator=min_R_k)@2"] == pytest.approx(1 / 2, abs=TOL)
 
 
-# ---------------------------------------------------------------- E4 — seed 004
+# ---------------------------------------------------------------- E4 (docs/measures.md#e4)
 
 E4_QRELS = {"q": {"A": 3, "B": 3, "C": 2, "D": 2, "E": 1, "F": 1, "G": 0}}
 E4_SYSTEMS = {"system1": ["A", "E", "C", "D", "F"], "system2": ["A", "B", "C", "G", "E"]}
@@ -346,10 +346,10 @@ def test_e4_playlist_variant(con):
     assert result.summary["nDCG@100"] == pytest.approx(PLAYLIST_NDCG, abs=TOL)
 
 
-# ---------------------------------------------------------------- E5 — seed 003
+# ---------------------------------------------------------------- E5 (docs/measures.md#e5)
 
 def test_e5_cg_ignores_order(con):
-    # seed 002's two orders of the same five labels: 0.5 + 0.9 + 0.3 + 0.6 + 0.1 = 2.4
+    # E3's two orders of the same five labels: 0.5 + 0.9 + 0.3 + 0.6 + 0.1 = 2.4
     create_tables(con, *lists_as_tables(E3_LISTS))
     cg = macro(con, "sqlrank.cg('qrels', 'run')")
     assert cg["list_1"] == pytest.approx(0.5 + 0.9 + 0.3 + 0.6 + 0.1, abs=TOL)

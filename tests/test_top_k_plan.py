@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sqlrank
+from every_measure_sql import every_measure
 from sqlrank.engine import ranking_depth, reads_zero_labels
 from sqlrank.measures import parse_all
 
@@ -134,19 +135,18 @@ def test_leaving_out_label_0_judgments_changes_no_number_that_does_not_read_them
         con.execute(f"CREATE OR REPLACE TABLE judged_{zero_labels} AS SELECT * FROM sqlrank.judged_ranking("
                     f"'qrels_frame', 'run_frame', depth := {'NULL' if depth is None else depth}, "
                     f"zero_labels := {zero_labels})")
-        judged[zero_labels] = con.execute(f"SELECT * FROM sqlrank.measure_table('qrels_frame', 'judged_{zero_labels}')"
-                                          " ORDER BY ALL").fetchall()
+        judged[zero_labels] = [con.execute(every_measure(f"sqlrank.rankings('qrels_frame', 'judged_{zero_labels}')", k=k)
+                                           + " ORDER BY ALL").fetchall() for k in ("NULL", "1", "3")]
         # rank 1 stays for every ranking; no label-0 row survives without the zeros
         assert con.execute(f"SELECT count(*) FROM judged_{zero_labels} WHERE rank = 1").fetchall() == \
             con.execute("SELECT count(DISTINCT (run_id, query_id)) FROM run_frame").fetchall()
     assert con.execute("SELECT count(*) FROM judged_false WHERE relevance = 0").fetchall() == [(0,)]
     # every column but bpref, which reads the judged non-relevant documents
-    columns = ["cg", "dcg", "idcg", "ndcg", "ap", "rr", "p", "r", "rprec", "success", "num_ret", "num_rel", "num_rel_ret"]
-    names = [row[0] for row in con.execute("DESCRIBE SELECT * FROM sqlrank.measure_table('qrels_frame', 'judged_true')"
-                                           ).fetchall()]
-    keep = [names.index(c) for c in ["run_id", "query_id", "k"] + columns]
-    assert [tuple(row[i] for i in keep) for row in judged["false"]] == \
-        [tuple(row[i] for i in keep) for row in judged["true"]]
+    names = [row[0] for row in con.execute("DESCRIBE " + every_measure("sqlrank.rankings('qrels_frame', 'judged_true')"))
+             .fetchall()]
+    keep = [i for i, name in enumerate(names) if name != "bpref"]
+    assert [[tuple(row[i] for i in keep) for row in rows] for rows in judged["false"]] == \
+        [[tuple(row[i] for i in keep) for row in rows] for rows in judged["true"]]
 
 
 @pytest.mark.parametrize(("measures", "expected"), [

@@ -1,0 +1,83 @@
+-- sqlrank.rankings(qrels_table, judged_table, missing := 'zero')
+--   -> ([run_id,] query_id, ranking)
+-- sqlrank.run_rankings(qrels_table, run_table, depth := NULL, missing := 'zero',
+--     score_precision := 'double', zero_labels := true)
+--   -> the same, straight from a run (sqlrank.judged_ranking, then sqlrank.rankings)
+--
+-- What every measure reads: one row per query of the qrels and run, holding
+-- everything the measures need about that ranking in one struct:
+--
+--   ranking.documents  the judged documents the run retrieved for the query,
+--                      as (rank, label) in rank order; labels >= 0 (a negative
+--                      label means "judged but unusable" and counts as
+--                      unjudged), label-0 documents only when zero_labels
+--   ranking.num_ret    the number of documents retrieved (within depth); 0
+--                      for a query the run did not retrieve anything for
+--   ranking.labels     every judgment label of the query, highest first,
+--                      retrieved or not (R, the ideal ranking, bpref's N)
+--
+-- Each measure is a scalar macro sqlrank.measure_<name>(ranking, k, ...) over
+-- this struct (sql/measures/), so any number of measures and cutoffs is one
+-- more column of one SELECT, and the run itself is read once, by
+-- sqlrank.judged_ranking. k is NULL for "the whole list".
+--
+-- Which rows: every query of the qrels, for every run of the judged table.
+-- A qrels query the run did not retrieve is scored from an empty ranking
+-- (missing := 'zero', trec_eval -c), left out ('skip', trec_eval 9 /
+-- pytrec_eval) or refused ('error', trec_eval 10). Run queries without
+-- judgments are left out, as trec_eval leaves them out.
+--
+-- Example: judgments A=2, B=0, C=1, D=-1 and a run ranking X, A, B (X unjudged)
+-- give documents [(2, 2.0), (3, 0.0)], num_ret 3, labels [2.0, 1.0, 0.0, -1.0].
+CREATE OR REPLACE MACRO sqlrank.rankings(qrels_table, judged_table, missing := 'zero') AS TABLE
+WITH
+query_labels AS (
+    SELECT query_id, list_reverse_sort(list(relevance)) AS labels
+    FROM sqlrank.judgments(qrels_table)
+    GROUP BY query_id
+),
+runs AS (
+    -- one row per run (no run_id column at all when the table holds one run): the
+    -- judged table keeps the rank-1 row of every ranking; `evaluated` gives the row
+    -- a column even without run_id
+    SELECT DISTINCT COLUMNS('^(run_id|evaluated)$')
+    FROM (SELECT *, true AS evaluated FROM query_table(judged_table) WHERE rank = 1) AS first_rows
+),
+retrieved AS (
+    -- ranks are unique in a ranking, so sorting the structs sorts by rank ('ASC' whatever
+    -- the session's default order); the rank-1 row of an unjudged document has no label
+    SELECT
+        COLUMNS('^(run_id|query_id)$'),
+        max(num_ret) AS num_ret,
+        list_sort(list(struct_pack(rank := rank, label := relevance)) FILTER (WHERE relevance IS NOT NULL), 'ASC')
+            AS documents
+    FROM query_table(judged_table)
+    GROUP BY ALL
+)
+SELECT
+    COLUMNS('^(run_id|query_id)$'),
+    struct_pack(
+        -- an empty list of the documents' type for a query the run missed
+        documents := coalesce(documents, list_filter([struct_pack(rank := CAST(1 AS BIGINT), label := CAST(0 AS DOUBLE))],
+                                                     lambda d: false)),
+        num_ret := CAST(coalesce(num_ret, 0) AS BIGINT),
+        labels := labels
+    ) AS ranking
+FROM runs
+CROSS JOIN query_labels
+NATURAL LEFT JOIN retrieved
+WHERE CASE
+    WHEN num_ret IS NOT NULL THEN sqlrank.choice(missing, ['zero', 'skip', 'error'], 'missing') IS NOT NULL
+    WHEN sqlrank.choice(missing, ['zero', 'skip', 'error'], 'missing') = 'zero' THEN true
+    WHEN missing = 'skip' THEN false
+    ELSE error('sqlrank: query ''' || query_id || ''' of the qrels has no documents in the run '
+               || '(missing := ''error''); use missing := ''zero'' to score it 0 or ''skip'' to leave it out')
+END;
+
+CREATE OR REPLACE MACRO sqlrank.run_rankings(qrels_table, run_table, depth := NULL, missing := 'zero',
+                                             score_precision := 'double', zero_labels := true) AS TABLE
+WITH sqlrank_judged_ranking AS MATERIALIZED (
+    SELECT * FROM sqlrank.judged_ranking(qrels_table, run_table, depth := depth, score_precision := score_precision,
+                                         zero_labels := zero_labels)
+)
+SELECT * FROM sqlrank.rankings(qrels_table, 'sqlrank_judged_ranking', missing := missing);

@@ -1,0 +1,63 @@
+-- The pieces of a ranking that several measures share (sqlrank.rankings makes the struct):
+--
+-- sqlrank.within(rank, k) -> BOOLEAN
+--     rank <= k; every rank when k is NULL (the whole list)
+-- sqlrank.top_documents(ranking, k) -> [(rank, label)]
+--     the judged documents ranked within k, in rank order
+-- sqlrank.relevant_ranks(ranking, k, rel) -> [BIGINT]
+--     the ranks within k of the relevant documents (label >= rel), in rank order
+-- sqlrank.num_relevant(ranking, rel) -> BIGINT
+--     R: the query's relevant judgments, retrieved or not
+-- sqlrank.num_judged_nonrelevant(ranking, rel) -> BIGINT
+--     N: the query's judged non-relevant documents (0 <= label < rel)
+-- sqlrank.dcg_of(ranking, k, gain, discount, base) -> DOUBLE
+--     Σ_{i <= k} gain(label_i) · discount(i), added in rank order
+-- sqlrank.ideal_gains(ranking, gain, ideal) -> [DOUBLE]
+--     the gains of the ideal ranking, best first: every judged document with a
+--     positive label (ideal 'qrels') or the retrieved ones re-sorted ('run')
+-- sqlrank.ideal_dcg(gains, k, discount, base) -> DOUBLE
+--     Σ_{i <= k} gains[i] · discount(i) of gains sorted best first; 0 when none
+--
+-- A measure macro calls only these and the files before them, never another
+-- measure's macro: macros are bound when they are created, and the measures
+-- are created in no particular order.
+--
+-- Example: documents [(2, 2.0), (3, 0.0)], labels [2.0, 1.0, 0.0, -1.0], rel 1:
+-- relevant_ranks(k := NULL) = [2], relevant_ranks(k := 1) = [], R = 2, N = 1.
+CREATE OR REPLACE MACRO sqlrank.within(rank, k) AS
+    k IS NULL OR rank <= k;
+
+CREATE OR REPLACE MACRO sqlrank.top_documents(ranking, k) AS
+    list_filter(ranking.documents, lambda d: sqlrank.within(d.rank, k));
+
+CREATE OR REPLACE MACRO sqlrank.relevant_ranks(ranking, k, rel) AS
+    list_transform(
+        list_filter(ranking.documents, lambda d: sqlrank.within(d.rank, k) AND sqlrank.is_relevant(d.label, rel)),
+        lambda d: d.rank);
+
+CREATE OR REPLACE MACRO sqlrank.num_relevant(ranking, rel) AS
+    len(list_filter(ranking.labels, lambda label: sqlrank.is_relevant(label, rel)));
+
+CREATE OR REPLACE MACRO sqlrank.num_judged_nonrelevant(ranking, rel) AS
+    len(list_filter(ranking.labels, lambda label: sqlrank.is_judged_nonrelevant(label, rel)));
+
+-- adds in rank order, as trec_eval adds, so every run gives the same bits
+CREATE OR REPLACE MACRO sqlrank.dcg_of(ranking, k, gain, discount, base) AS
+    coalesce(list_sum(list_transform(
+        sqlrank.top_documents(ranking, k),
+        lambda d: sqlrank.gain(d.label, kind := gain) * sqlrank.discount(d.rank, kind := discount, base := base))), 0);
+
+CREATE OR REPLACE MACRO sqlrank.ideal_gains(ranking, gain, ideal) AS
+    CASE sqlrank.choice(ideal, ['qrels', 'run'], 'ideal')
+        WHEN 'run' THEN list_reverse_sort(list_transform(ranking.documents, lambda d: sqlrank.gain(d.label, kind := gain)))
+        -- labels come highest first, and a higher label never has a smaller gain
+        ELSE list_transform(list_filter(ranking.labels, lambda label: label > 0),
+                            lambda label: sqlrank.gain(label, kind := gain))
+    END;
+
+-- the inner product adds in list order, so in rank order: the same bits on every run
+CREATE OR REPLACE MACRO sqlrank.ideal_dcg(gains, k, discount, base) AS
+    coalesce(list_inner_product(
+        list_slice(gains, 1, coalesce(k, 9223372036854775807)),
+        list_transform(range(1, least(coalesce(k, 9223372036854775807), len(gains)) + 1),
+                       lambda i: sqlrank.discount(i, kind := discount, base := base))), 0);

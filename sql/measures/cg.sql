@@ -1,0 +1,13 @@
+-- sqlrank.measure_cg(ranking, k, gain) -> DOUBLE
+--
+-- CG@k, cumulative gain: the gains of the documents ranked within k, added up.
+--   CG@k = Σ_{i <= k} gain(label_i)
+-- gain := 'linear' (the label) or 'exp' (2^label - 1); unjudged documents and
+-- labels <= 0 add nothing. No discount: CG ignores the order within the top k.
+-- A query the run missed: 0.
+--
+-- Example: judgments A=3, B=3, C=2, D=2, E=1, F=1; ranking A, E, C, D, F:
+--   CG@3 = 3 + 1 + 2 = 6;  with gain := 'exp': 7 + 1 + 3 = 11.
+CREATE OR REPLACE MACRO sqlrank.measure_cg(ranking, k, gain) AS
+    coalesce(list_sum(list_transform(sqlrank.top_documents(ranking, k),
+                                     lambda d: sqlrank.gain(d.label, kind := gain))), 0);

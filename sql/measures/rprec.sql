@@ -1,0 +1,10 @@
+-- sqlrank.measure_rprec(ranking, k, rel) -> DOUBLE
+--
+-- Rprec, R-precision: the relevant documents within the top R, divided by R,
+-- R being the query's relevant judgments; 0 when R = 0 (trec_eval's Rprec).
+-- It takes no cutoff (k is always NULL) and reads the whole ranking.
+--
+-- Example: R = 3; relevant documents at ranks 1, 3 and 7: Rprec = 2/3 = 0.6667
+CREATE OR REPLACE MACRO sqlrank.measure_rprec(ranking, k, rel) AS
+    coalesce(CAST(len(sqlrank.relevant_ranks(ranking, sqlrank.num_relevant(ranking, rel), rel)) AS DOUBLE)
+             / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);

@@ -1,0 +1,115 @@
+"""Every measure and parameter of sqlrank, declared once, as data.
+
+A measure is three things: its formula, a scalar SQL macro in
+``sql/measures/<macro>.sql`` (``sqlrank.measure_<macro>(ranking, k, <parameters>)``);
+one entry here; and its test file. Everything else is read from this entry:
+the names the parser accepts, the defaults, the trec_eval spellings, how the
+``all`` row aggregates the queries, what the one ranking pass must keep for
+it, the DuckDB shell's table macro ``sqlrank.<macro>(qrels, run, ...)``, the
+README's table and ``sqlrank measures``. docs/adding-a-measure.md walks
+through it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A measure parameter: its default, and its choices (none: a number)."""
+
+    name: str
+    default: object
+    choices: tuple[str, ...] = ()
+    help: str = ""
+    minimum_exclusive: float | None = None  # a number must be greater than this
+
+
+PARAMETERS: dict[str, Parameter] = {
+    p.name: p
+    for p in (
+        Parameter("rel", 1, help="minimum label of a relevant document (trec_eval -l)"),
+        Parameter("gain", "linear", ("linear", "exp"), "linear = label; exp = 2^label - 1"),
+        Parameter("discount", "log2", ("log2", "jarvelin", "ln"),
+                  "1/log2(i+1); Järvelin's 1/log_base(i) from i = base; 1/ln(i+1)"),
+        Parameter("base", 2, help="log base of the jarvelin discount", minimum_exclusive=1),
+        Parameter("ideal", "qrels", ("qrels", "run"), "ideal ranking from all judgments, or from the retrieved list"),
+        Parameter("denominator", "R", ("R", "min_R_k", "retrieved"),
+                  "AP divides by R, min(R, k) or relevant retrieved"),
+    )
+}
+
+# How the `all` row summarises a measure over the evaluated queries.
+AGGREGATES = ("mean", "sum")
+
+# What a measure needs the one ranking pass to keep beyond the judged documents with a gain:
+#   whole_ranking       every retrieved document, whatever the cutoff (no top-k shortcut)
+#   judged_nonrelevant  the judgments labelled 0 (judged, not relevant)
+NEEDS = ("whole_ranking", "judged_nonrelevant")
+
+
+@dataclass(frozen=True)
+class MeasureDef:
+    name: str  # canonical, as ir_measures spells it
+    macro: str  # sql/measures/<macro>.sql defines sqlrank.measure_<macro>; the shell's table macro is sqlrank.<macro>
+    definition: str  # one line, for `sqlrank measures` and the README
+    params: tuple[str, ...] = ()  # keys of PARAMETERS, in the scalar macro's argument order
+    cutoff: bool = True  # takes @k
+    aggregate: str = "mean"
+    reads_ranking: bool = True  # False: the judgments alone decide it (NumRel), so it sets no ranking depth
+    needs: tuple[str, ...] = ()
+    # extra needs under one parameter value: {("ideal", "run"): ("whole_ranking",)}
+    needs_when: dict = field(default_factory=dict)
+    aliases: tuple[str, ...] = ()
+    # trec_eval's names: the whole-list measure, and the family whose cutoffs it writes `family_k`
+    trec_name: str | None = None
+    trec_family: str | None = None
+    # what `-m family` alone means, as trec_eval's own default cutoffs for that family
+    trec_default_cutoffs: tuple[int, ...] = ()
+
+    def needs_for(self, params: dict) -> set[str]:
+        """What this measure, with these parameter values, needs from the ranking pass."""
+        extra = {need for (name, value), needs in self.needs_when.items() if params.get(name) == value
+                 for need in needs}
+        return set(self.needs) | extra
+
+
+# what an evaluation computes when no measure is named: the measures most papers report
+DEFAULT_MEASURES = ("nDCG@10", "AP", "RR", "P@10", "R@100")
+
+_TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's ndcg_cut and map_cut defaults
+
+REGISTRY: dict[str, MeasureDef] = {
+    m.name: m
+    for m in (
+        MeasureDef("nDCG", "ndcg", "DCG@k / IDCG@k; 0 when IDCG@k = 0", ("gain", "discount", "base", "ideal"),
+                   needs_when={("ideal", "run"): ("whole_ranking",)}, aliases=("ndcg",),
+                   trec_name="ndcg", trec_family="ndcg_cut", trec_default_cutoffs=_TREC_CUTOFFS),
+        MeasureDef("DCG", "dcg", "Σ_{i<=k} gain(label_i) · discount(i)", ("gain", "discount", "base"),
+                   aliases=("dcg",), trec_name="dcg"),
+        MeasureDef("IDCG", "idcg", "DCG@k of the ideal ordering", ("gain", "discount", "base", "ideal"),
+                   needs_when={("ideal", "run"): ("whole_ranking",)}, aliases=("ideal_dcg",), trec_name="ideal_dcg"),
+        MeasureDef("CG", "cg", "Σ_{i<=k} gain(label_i)", ("gain",)),
+        MeasureDef("AP", "ap", "Σ_{relevant i<=k} P@i / denominator (R by default)", ("rel", "denominator"),
+                   aliases=("map",), trec_name="map", trec_family="map_cut", trec_default_cutoffs=_TREC_CUTOFFS),
+        MeasureDef("RR", "rr", "1 / rank of the first relevant document within k, else 0", ("rel",),
+                   aliases=("recip_rank", "mrr"), trec_name="recip_rank"),
+        MeasureDef("P", "p", "relevant in top k / k (always k); without @k: relevant retrieved / retrieved", ("rel",),
+                   aliases=("precision",), trec_family="P"),
+        MeasureDef("R", "recall", "relevant in top k / R; 0 when R = 0", ("rel",), aliases=("recall",),
+                   trec_family="recall"),
+        MeasureDef("Rprec", "rprec", "relevant in top R / R; 0 when R = 0", ("rel",), cutoff=False,
+                   needs=("whole_ranking",), trec_name="Rprec"),
+        MeasureDef("Success", "success", "1 if a relevant document is in the top k, else 0", ("rel",),
+                   aliases=("hit", "hit_rate"), trec_family="success"),
+        MeasureDef("bpref", "bpref", "trec_eval's bpref (judged non-relevant documents ranked above relevant ones)",
+                   ("rel",), cutoff=False, needs=("judged_nonrelevant",), trec_name="bpref"),
+        MeasureDef("NumRet", "num_ret", "documents retrieved (within k)", (), aggregate="sum", aliases=("num_ret",),
+                   trec_name="num_ret"),
+        MeasureDef("NumRel", "num_rel", "relevant judgments of the query (R)", ("rel",), cutoff=False,
+                   aggregate="sum", reads_ranking=False, aliases=("num_rel",), trec_name="num_rel"),
+        MeasureDef("NumRelRet", "num_rel_ret", "relevant documents retrieved (within k)", ("rel",), aggregate="sum",
+                   aliases=("num_rel_ret",), trec_name="num_rel_ret"),
+    )
+}
