@@ -28,8 +28,6 @@ MISSING_REFERENCES = re.compile(r"\bSPEC\b|\bTREC_SEMANTICS\b|\b[Ss]eeds? 00\d\b
 # and modules being restructured). The list is to be emptied, never added to; a file that no longer
 # cites them must leave it (test_the_allow_list_holds_only_files_that_still_cite).
 CITING_ALLOWED = {
-    "sql/20_measure_table.sql",  # "Definitions (SPEC §4; ...)": docs/measures.md
-    "sql/30_cg.sql",  # "seed 002's two lists": docs/measures.md#e5
     "sqlrank/inputs.py",  # "seed 002 uses 0.5, 0.9": docs/measures.md#e3
     "sqlrank/pair_screen.py",  # "(SPEC §5, trec_eval)": docs/trec-semantics.md#duplicates
 }

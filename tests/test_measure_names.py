@@ -114,8 +114,7 @@ def test_parameters_change_the_numbers_as_defined():
 
 # ---------------------------------------------------------------- errors, pinned
 
-KNOWN = ("known measures: nDCG, DCG, IDCG, CG, AP, RR, P, R, Rprec, Success, bpref, NumRet, NumRel, NumRelRet "
-         "(see `sqlrank measures`)")
+KNOWN = "known measures: " + ", ".join(sqlrank.REGISTRY) + " (see `sqlrank measures`)"  # every measure, in registry order
 
 ERRORS = [
     ("ndgc@10", f"unknown measure 'ndgc' (did you mean 'nDCG@10'?); {KNOWN}"),
