@@ -37,6 +37,7 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("ideal", "qrels", ("qrels", "run"), "ideal ranking from all judgments, or from the retrieved list"),
         Parameter("denominator", "R", ("R", "min_R_k", "retrieved"),
                   "AP divides by R, min(R, k) or relevant retrieved"),
+        Parameter("beta", 1, help="SetF's weight of recall, used as is (trec_eval's set_F.x; the usual F_b has b²)"),
     )
 }
 
@@ -96,9 +97,9 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("RR", "rr", "1 / rank of the first relevant document within k, else 0", ("rel",),
                    aliases=("recip_rank", "mrr"), trec_name="recip_rank"),
         MeasureDef("P", "p", "relevant in top k / k (always k); without @k: relevant retrieved / retrieved", ("rel",),
-                   aliases=("precision",), trec_family="P"),
-        MeasureDef("R", "recall", "relevant in top k / R; 0 when R = 0", ("rel",), aliases=("recall",),
-                   trec_family="recall"),
+                   aliases=("precision", "SetP", "set_P"), trec_name="set_P", trec_family="P"),
+        MeasureDef("R", "recall", "relevant in top k / R; 0 when R = 0", ("rel",), aliases=("recall", "SetR", "set_recall"),
+                   trec_name="set_recall", trec_family="recall"),
         MeasureDef("Rprec", "rprec", "relevant in top R / R; 0 when R = 0", ("rel",), cutoff=False,
                    needs=("whole_ranking",), trec_name="Rprec"),
         MeasureDef("Success", "success", "1 if a relevant document is in the top k, else 0", ("rel",),
@@ -111,5 +112,12 @@ REGISTRY: dict[str, MeasureDef] = {
                    aggregate="sum", reads_ranking=False, aliases=("num_rel",), trec_name="num_rel"),
         MeasureDef("NumRelRet", "num_rel_ret", "relevant documents retrieved (within k)", ("rel",), aggregate="sum",
                    aliases=("num_rel_ret",), trec_name="num_rel_ret"),
+        MeasureDef("RelP", "rel_p", "relevant in top k / min(k, R); without @k: relevant retrieved / min(retrieved, R)",
+                   ("rel",), aliases=("SetRelP", "set_relative_P"), trec_name="set_relative_P", trec_family="relative_P",
+                   trec_default_cutoffs=_TREC_CUTOFFS),
+        MeasureDef("SetAP", "set_ap", "relevant retrieved² / (retrieved · R): set precision × set recall", ("rel",),
+                   cutoff=False, aliases=("set_map",), trec_name="set_map"),
+        MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the whole retrieved set", ("rel", "beta"),
+                   cutoff=False, aliases=("set_F",), trec_name="set_F"),
     )
 }
