@@ -37,6 +37,9 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("ideal", "qrels", ("qrels", "run"), "ideal ranking from all judgments, or from the retrieved list"),
         Parameter("denominator", "R", ("R", "min_R_k", "retrieved"),
                   "AP divides by R, min(R, k) or relevant retrieved"),
+        Parameter("relevant_retrieved", 1, help="Utility's weight of each relevant document retrieved"),
+        Parameter("nonrelevant_retrieved", -1, help="Utility's weight of each other document retrieved"),
+        Parameter("relevant_missed", 0, help="Utility's weight of each relevant document not retrieved"),
         Parameter("beta", 1, help="SetF's weight of recall, used as is (trec_eval's set_F.x; the usual F_b has b²)"),
     )
 }
@@ -122,6 +125,9 @@ REGISTRY: dict[str, MeasureDef] = {
                    trec_default_cutoffs=_TREC_CUTOFFS),
         MeasureDef("Unjudged", "unjudged", "documents within k without a judgment (or a negative label) / k",
                    (), needs=("judged_nonrelevant",), trec_family="unj", trec_default_cutoffs=(5, 10, 20)),
+        MeasureDef("Utility", "utility", "weighted count of relevant retrieved, other retrieved, relevant missed",
+                   ("rel", "relevant_retrieved", "nonrelevant_retrieved", "relevant_missed"), cutoff=False,
+                   aliases=("utility",), trec_name="utility"),
         MeasureDef("SetAP", "set_ap", "relevant retrieved² / (retrieved · R): set precision × set recall", ("rel",),
                    cutoff=False, aliases=("set_map",), trec_name="set_map"),
         MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the whole retrieved set", ("rel", "beta"),
