@@ -1,12 +1,14 @@
 -- sqlrank.measure_num_nonrel_judged_ret(ranking, k, rel) -> DOUBLE
 --
--- NumNonRelJudgedRet@k: the retrieved documents within k that were judged
--- non-relevant (0 <= label < rel). Unjudged documents and negative labels
--- are not counted (trec_eval's num_nonrel_judged_ret). The `all` row sums it.
--- It needs the label-0 judgments (registry: judged_nonrelevant).
+-- NumNonRelJudgedRet@k: the judged non-relevant documents (0 <= label < rel)
+-- ranked within k (trec_eval's num_nonrel_judged_ret). With num_ret and
+-- num_rel_ret it tells how much of a run was judged: retrieved documents that
+-- are neither are unjudged (or carry a negative label, which counts as
+-- unjudged). The `all` row sums it over the queries. It needs the label-0
+-- judgments (registry: judged_nonrelevant).
 --
--- Example: labels by rank 1, (unjudged), 0, -1, 0 with rel 1:
---   NumNonRelJudgedRet = 2;  NumNonRelJudgedRet@3 = 1;  with rel 2 the label-1 document counts too: 3
+-- Example: judgments a=1, b=0, c=0, d=-1; the run ranks a, b, x (unjudged), c, d:
+--   NumNonRelJudgedRet = 2 (b, c);  @3: 1 (b);  with rel := 2 (a is then judged non-relevant): 3
 CREATE OR REPLACE MACRO sqlrank.measure_num_nonrel_judged_ret(ranking, k, rel) AS
-    CAST(len(list_filter(sqlrank.top_documents(ranking, k), lambda d: sqlrank.is_judged_nonrelevant(d.label, rel)))
-         AS DOUBLE);
+    CAST(len(list_filter(sqlrank.top_documents(ranking, k),
+                         lambda d: sqlrank.is_judged_nonrelevant(d.label, rel))) AS DOUBLE);
