@@ -45,7 +45,8 @@ PARAMETERS: dict[str, Parameter] = {
 }
 
 # How the `all` row summarises a measure over the evaluated queries.
-AGGREGATES = ("mean", "sum")
+#   gm: the geometric mean of the values floored at 1e-5 (trec_eval's gm_map, gm_bpref)
+AGGREGATES = ("mean", "sum", "gm")
 
 # What a measure needs the one ranking pass to keep beyond the judged documents with a gain:
 #   whole_ranking       every retrieved document, whatever the cutoff (no top-k shortcut)
@@ -128,6 +129,11 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("Utility", "utility", "weighted count of relevant retrieved, other retrieved, relevant missed",
                    ("rel", "relevant_retrieved", "nonrelevant_retrieved", "relevant_missed"), cutoff=False,
                    aliases=("utility",), trec_name="utility"),
+        MeasureDef("GMAP", "gm_map", "AP per query; the `all` row is the geometric mean, AP floored at 1e-5",
+                   ("rel",), aggregate="gm", aliases=("gm_map",), trec_name="gm_map"),
+        MeasureDef("GMbpref", "gm_bpref", "bpref per query; the `all` row is the geometric mean, floored at 1e-5",
+                   ("rel",), cutoff=False, aggregate="gm", needs=("judged_nonrelevant",), aliases=("gm_bpref",),
+                   trec_name="gm_bpref"),
         MeasureDef("SetAP", "set_ap", "relevant retrieved² / (retrieved · R): set precision × set recall", ("rel",),
                    cutoff=False, aliases=("set_map",), trec_name="set_map"),
         MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the whole retrieved set", ("rel", "beta"),

@@ -196,7 +196,8 @@ def test_every_measure_has_its_sql_macro():
     # and each one answers like evaluate() does
     con.execute("CREATE TABLE qrels AS SELECT * FROM (VALUES ('q', 'a', 1.0), ('q', 'b', 0.0)) t(query_id, doc_id, relevance)")
     con.execute("CREATE TABLE run AS SELECT * FROM (VALUES ('q', 'b', 2.0), ('q', 'a', 1.0)) t(query_id, doc_id, score)")
-    expected = sqlrank.evaluate({"q": {"a": 1, "b": 0}}, {"q": {"b": 2.0, "a": 1.0}}, list(REGISTRY)).summary
+    result = sqlrank.evaluate({"q": {"a": 1, "b": 0}}, {"q": {"b": 2.0, "a": 1.0}}, list(REGISTRY))
+    expected = {row["measure"]: row["value"] for row in result.per_query.to_pylist()}  # the query's, not the all row
     for name, definition in REGISTRY.items():
         # unquoted, as a shell user types it (a keyword such as `precision` would be a syntax error)
         (value,) = con.execute(f"SELECT value FROM sqlrank.{definition.macro}('qrels', 'run')").fetchall()[0]
