@@ -134,6 +134,8 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("GMbpref", "gm_bpref", "bpref per query; the `all` row is the geometric mean, floored at 1e-5",
                    ("rel",), cutoff=False, aggregate="gm", needs=("judged_nonrelevant",), aliases=("gm_bpref",),
                    trec_name="gm_bpref"),
+        MeasureDef("binG", "bin_g", "(1/R) Σ over relevant retrieved of 1 / log2(2 + non-relevant documents above)",
+                   ("rel",), cutoff=False, trec_name="binG"),
         MeasureDef("SetAP", "set_ap", "relevant retrieved² / (retrieved · R): set precision × set recall", ("rel",),
                    cutoff=False, aliases=("set_map",), trec_name="set_map"),
         MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the whole retrieved set", ("rel", "beta"),
