@@ -21,6 +21,11 @@
 --     trec_eval's bpref (sql/measures/bpref.sql; GMbpref's per-query value too):
 --     among the judged documents in rank order, the j-th relevant one in place i
 --     has i - j judged non-relevant documents above it
+-- sqlrank.interpolated_precision(ranking, rel, recall) -> DOUBLE
+--     the highest precision at or after the rank where lround(recall · R) relevant
+--     documents (at least 1) have been retrieved; 0 when the run never gets there
+--     (trec_eval 10's iprec_at_recall; IPrec and AvgIPrec share it). Precision peaks at
+--     relevant documents, so it is the max of j / r_j over those documents from that one on
 -- sqlrank.precision_sum(ranking, k, rel) -> DOUBLE
 --     Σ P@r_j over the relevant documents within k, r_j the j-th one's rank: Σ j / r_j,
 --     added in rank order (AP's numerator; GMAP's)
@@ -96,3 +101,10 @@ CREATE OR REPLACE MACRO sqlrank.precision_sum(ranking, k, rel) AS
     coalesce(list_inner_product(
         list_transform(sqlrank.relevant_ranks(ranking, k, rel), lambda r: 1.0 / NULLIF(r, 0)),
         CAST(range(1, len(sqlrank.relevant_ranks(ranking, k, rel)) + 1) AS DOUBLE[])), 0);
+
+-- lround as trec_eval 10 does it: round() on a DOUBLE rounds halves away from zero
+CREATE OR REPLACE MACRO sqlrank.interpolated_precision(ranking, rel, recall) AS
+    coalesce(list_max(list_slice(
+        list_transform(sqlrank.relevant_ranks(ranking, NULL, rel), lambda r, j: CAST(j AS DOUBLE) / r),
+        CAST(greatest(round(CAST(recall AS DOUBLE) * sqlrank.num_relevant(ranking, rel)), 1) AS BIGINT),
+        len(sqlrank.relevant_ranks(ranking, NULL, rel)))), 0);

@@ -40,6 +40,7 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("relevant_retrieved", 1, help="Utility's weight of each relevant document retrieved"),
         Parameter("nonrelevant_retrieved", -1, help="Utility's weight of each other document retrieved"),
         Parameter("relevant_missed", 0, help="Utility's weight of each relevant document not retrieved"),
+        Parameter("recall", None, help="IPrec's recall level, written IPrec@0.1 (trec_eval's iprec_at_recall_0.10)"),
         Parameter("beta", 1, help="SetF's weight of recall, used as is (trec_eval's set_F.x; the usual F_b has b²)"),
     )
 }
@@ -71,7 +72,10 @@ class MeasureDef:
     trec_name: str | None = None
     trec_family: str | None = None
     # what `-m family` alone means, as trec_eval's own default cutoffs for that family
-    trec_default_cutoffs: tuple[int, ...] = ()
+    trec_default_cutoffs: tuple[float, ...] = ()
+    # the parameter that `@x` and trec_eval's `family_x` set when x is a real number, not a cutoff
+    # (IPrec@0.1 is IPrec(recall=0.1), trec_eval's iprec_at_recall_0.10); such a measure has no @k
+    at: str | None = None
 
     def needs_for(self, params: dict) -> set[str]:
         """What this measure, with these parameter values, needs from the ranking pass."""
@@ -136,6 +140,11 @@ REGISTRY: dict[str, MeasureDef] = {
                    trec_name="gm_bpref"),
         MeasureDef("binG", "bin_g", "(1/R) Σ over relevant retrieved of 1 / log2(2 + non-relevant documents above)",
                    ("rel",), cutoff=False, trec_name="binG"),
+        MeasureDef("IPrec", "iprec", "highest precision once lround(recall · R) relevant documents are retrieved",
+                   ("rel", "recall"), cutoff=False, at="recall", trec_family="iprec_at_recall",
+                   trec_default_cutoffs=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)),
+        MeasureDef("AvgIPrec", "avg_iprec", "mean of IPrec at the recall levels 0.0, 0.1, ..., 1.0 (11-point average)",
+                   ("rel",), cutoff=False, aliases=("11pt_avg",), trec_name="11pt_avg"),
         MeasureDef("SetAP", "set_ap", "relevant retrieved² / (retrieved · R): set precision × set recall", ("rel",),
                    cutoff=False, aliases=("set_map",), trec_name="set_map"),
         MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the whole retrieved set", ("rel", "beta"),

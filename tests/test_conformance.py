@@ -29,7 +29,7 @@ PRINTED_TOL = 5e-5  # trec_eval prints 4 decimals
 # measure added with its trec_eval name is checked against every line trec_eval printed for it
 IMPLEMENTED = re.compile(
     "^(" + "|".join([re.escape(m.trec_name) for m in sqlrank.REGISTRY.values() if m.trec_name]
-                    + [re.escape(m.trec_family) + r"_\d+" for m in sqlrank.REGISTRY.values() if m.trec_family])
+                    + [re.escape(m.trec_family) + r"_\d+(?:\.\d+)?" for m in sqlrank.REGISTRY.values() if m.trec_family])
     + ")$"
 )
 # measures every all_trec file must bring, so that a silently emptied filter cannot pass
