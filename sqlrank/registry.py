@@ -149,6 +149,8 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("RprecMult", "rprec_mult", "P@c with c = (long)(multiple · R + 0.9)", ("rel", "multiple"),
                    cutoff=False, at="multiple", trec_family="Rprec_mult",
                    trec_default_cutoffs=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),
+        MeasureDef("G", "g", "Σ gain / log2(2 + ideal cost - gain so far), over the ideal total gain", (), cutoff=False,
+                   trec_name="G"),
         MeasureDef("SetAP", "set_ap", "relevant retrieved² / (retrieved · R): set precision × set recall", ("rel",),
                    cutoff=False, aliases=("set_map",), trec_name="set_map"),
         MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the whole retrieved set", ("rel", "beta"),
