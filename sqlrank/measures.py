@@ -59,10 +59,12 @@ _TREC_AT = {family.lower(): name for family, name in TREC_FAMILIES.items() if RE
 _TREC_DEFAULT_CUTOFFS = {m.trec_family.lower(): m.trec_default_cutoffs
                          for m in REGISTRY.values() if m.trec_default_cutoffs}
 
-_NAMES: dict[str, MeasureDef] = {}
-for _m in REGISTRY.values():
-    for _spelling in (_m.name, *_m.aliases):
-        _NAMES[_spelling.lower()] = _m
+# Names are matched without regard to case, except where two measures differ only by case
+# (ir_measures' RBP and trec_eval's rbp): the exact spelling is tried first, and a canonical name
+# wins the case-insensitive match over another measure's alias.
+_EXACT: dict[str, MeasureDef] = {s: m for m in REGISTRY.values() for s in (m.name, *m.aliases)}
+_NAMES: dict[str, MeasureDef] = {a.lower(): m for m in REGISTRY.values() for a in m.aliases}
+_NAMES.update({m.name.lower(): m for m in REGISTRY.values()})
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,7 @@ def parse(text: str, *, rel: float | None = None) -> list[Measure]:
             "e.g. nDCG@10, AP(rel=2), ndcg_cut_10"
         )
     name = match.group("name")
-    definition = _NAMES.get(name.lower())
+    definition = _EXACT.get(name) or _NAMES.get(name.lower())
     if definition is None:
         raise MeasureError(f"unknown measure '{name}'{_suggestion(name, spelling)}; {_known_names_hint()}")
     raw_params = {}

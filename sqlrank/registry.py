@@ -42,6 +42,8 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("relevant_missed", 0, help="Utility's weight of each relevant document not retrieved"),
         Parameter("recall", None, help="IPrec's recall level, written IPrec@0.1 (trec_eval's iprec_at_recall_0.10)"),
         Parameter("multiple", None, help="RprecMult's multiple of R, written RprecMult@0.2 (trec_eval's Rprec_mult_0.20)"),
+        Parameter("p", 0.8, help="RBP's persistence: the chance of reading on from one rank to the next",
+                  minimum_exclusive=0),
         Parameter("beta", 1, help="SetF's weight of recall, used as is (trec_eval's set_F.x; the usual F_b has b²)"),
     )
 }
@@ -155,6 +157,11 @@ REGISTRY: dict[str, MeasureDef] = {
                    aliases=("ndcg_rel",), trec_name="ndcg_rel"),
         MeasureDef("RnDCG", "rndcg", "nDCG averaged at the ranks where the ideal gain changes", ("rel",), cutoff=False,
                    aliases=("Rndcg",), trec_name="Rndcg"),
+        MeasureDef("RBP", "rbp", "(1 - p) Σ_{relevant i<=k} p^(i-1), rank-biased precision", ("rel", "p")),
+        MeasureDef("GradedRBP", "graded_rbp", "trec_eval's rbp: (1 - 0.9) Σ gain_i 0.9^(i-1), labels scaled into [0, 1]",
+                   (), cutoff=False, aliases=("rbp",), trec_name="rbp"),
+        MeasureDef("RBPResidual", "rbp_residual", "RBP's unjudged and unseen weight: 1 - (1 - 0.9) Σ_{judged i} 0.9^(i-1)",
+                   (), cutoff=False, needs=("judged_nonrelevant",), aliases=("rbp_resid",), trec_name="rbp_resid"),
         MeasureDef("SetAP", "set_ap", "relevant retrieved² / (retrieved · R): set precision × set recall", ("rel",),
                    cutoff=False, aliases=("set_map",), trec_name="set_map"),
         MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the whole retrieved set", ("rel", "beta"),
