@@ -21,17 +21,14 @@
 -- WHERE above the window (a check inside the window's ORDER BY would make it
 -- volatile, which DuckDB refuses). A valid value folds the WHERE away, so the
 -- window reads the run directly: DuckDB can then rank a large run stored
--- grouped by query_id (as TREC files usually are, and the benchmark's Parquet
--- files) in slices of query_ids, one after the other (partitioned execution,
--- which DuckDB chose at 30M rows, not at 10M). Any operator between the scan
--- and the window stops that (a cross join with a one-row table holding the
--- check, say): 100M rows under a 4GB memory limit then take 20.0 s instead of
--- 15.6 s in judged_ranking.
+-- grouped by query_id (as TREC files usually are) in slices of query_ids, one
+-- after the other (partitioned execution), which any operator between the scan
+-- and the window would stop (docs/performance.md#the-ranking-pass).
 --
 -- A run with a run_id column is ranked per run: many systems in one table.
 -- one_run := true says the table holds a single run and has no run_id column:
 -- the partition is then query_id itself instead of a key built from run_id and
--- query_id for every row (10M rows: ~0.1 s less). The engine sets it when it
+-- query_id for every row, which costs a string per row. The engine sets it when it
 -- knows; with a run_id column it would mix the runs' rankings, so leave it off.
 --
 -- Example: scores a=1.0, b=1.0, c=2.0 for one query -> c:1, b:2, a:3.

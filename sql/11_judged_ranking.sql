@@ -18,32 +18,27 @@
 -- keeps everything after this pass small. zero_labels := false drops the
 -- label-0 judgments too: they have no gain and are relevant only for rel <= 0,
 -- so only bpref (judged non-relevant documents) and rel <= 0 read them; the
--- engine passes false when no measure asked does (10M rows, 60% of the
--- judgments labelled 0: the pass is ~0.1 s faster and its table half the size).
+-- engine passes false when no measure asked needs them (the registry's
+-- judged_nonrelevant), which halves the table when most judgments are 0.
 --
 -- Two plans, one result; the depth picks one and DuckDB drops the other (its
 -- input is filtered by a constant that folds to false):
 --   full_ranking  depth NULL or > 32: one window numbers every document
 --                 (sqlrank.ranked), reading the run directly: nothing between
---                 the scan and the window, so DuckDB ranks a run clustered by
---                 query_id in slices of query_ids (partitioned execution).
+--                 the scan and the window, so DuckDB can rank a run clustered
+--                 by query_id in slices of query_ids (partitioned execution).
 --                 The window's output is then cut, in the same pipeline, to
 --                 rank 1 and the documents whose pair's 64-bit hash is among
 --                 the judged pairs' hashes, and only those few are joined with
 --                 the judgments on the ids themselves (which also drops a
---                 document kept by a mere hash collision). At 100M rows under
---                 a 4GB memory limit: 15.6 s and 2.8 GB, where joining every
---                 document with the judgments before the window (whose hash
---                 table, two strings a pair, stays in memory beside the
---                 window's, and which stops the slicing) took 20.0 s and
---                 4.1 GB; joining after the window on the ids, every ranked
---                 document probing that hash table, 27.5 s. At 10M rows all
---                 three cost about the same (medians of 1.35-1.48 s).
+--                 document kept by a mere hash collision): joining every
+--                 document before the window keeps a hash table of two strings
+--                 a pair beside the window's and stops the slicing.
 --   top_ranking   depth <= 32: a bounded heap per ranking keeps only the best
 --                 `depth` (score, doc_id) pairs, so the run is never sorted;
---                 only those few rows are then joined with the judgments
---                 (10M rows, depth 10: about 3x faster than the window). Past
---                 a few dozen the heap costs more than the sort.
+--                 only those few rows are then joined with the judgments.
+--                 Past a few dozen the heap costs more than the sort.
+-- (The measurements behind both: docs/performance.md#the-ranking-pass.)
 -- max(struct, n) compares (score, doc_id) field by field and lists the best
 -- first: score descending, equal scores by doc_id descending, exactly the
 -- window's ORDER BY.
@@ -69,11 +64,8 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
     ),
     retrieved_counts AS (
         -- num_ret by a grouped count over a second read of the run's query_id column:
-        -- cheaper than a count over the whole window partition, which would keep to one
-        -- read (10M rows, the whole statement: 1.36-1.43 s instead of 1.58-1.62 s).
-        -- Nor is a lead() that keeps each ranking's last document, whose rank is num_ret:
-        -- 0.14-0.2 s less on 10M rows not grouped by query, but putting that rank back on
-        -- the kept rows (a window or a join) took 100M rows under 4GB from 19 s to 30-34 s
+        -- cheaper than a count over the whole window partition, and than carrying each
+        -- ranking's last rank back onto the kept rows (docs/performance.md#the-ranking-pass)
         SELECT COLUMNS('^(run_id|query_id)$'), count(*) AS retrieved
         FROM sqlrank.run_rows(run_table)
         WHERE depth IS NULL OR depth > 32

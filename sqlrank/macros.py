@@ -105,16 +105,16 @@ def _fingerprint() -> str:
 # a macro whose text names the library installed, so that a second install can be skipped
 _MARKER = "installed_library"
 # The connections connect() made: the library went in as they opened, committed (no transaction of
-# the caller's could roll it back), so install() need not look for it in the catalog (duckdb_functions()
-# lists every function DuckDB has: 17 ms a look, which the command line would pay on every evaluation).
+# the caller's could roll it back), so install() need not look for it in the catalog, a look through
+# every function DuckDB has that the command line would otherwise pay on every evaluation.
 _INSTALLED_AT_CONNECT = weakref.WeakSet()
 
 
 def install(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     """Install the macros into `con`, unless this very library is installed there already.
 
-    Installing costs ~30 ms, which a caller evaluating run after run on one
-    connection (evaluate(connection=...)) would pay every time. A marker macro
+    Installing parses the whole library, which a caller evaluating run after run
+    on one connection (evaluate(connection=...)) would pay every time. A marker macro
     holds a fingerprint of the library's SQL: the same fingerprint means
     nothing to do, another (or none) means (re-)install, every statement being
     CREATE OR REPLACE. The marker is read from DuckDB's catalog, not called:
