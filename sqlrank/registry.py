@@ -44,6 +44,7 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("multiple", None, help="RprecMult's multiple of R, written RprecMult@0.2 (trec_eval's Rprec_mult_0.20)"),
         Parameter("p", 0.8, help="RBP's persistence: the chance of reading on from one rank to the next",
                   minimum_exclusive=0),
+        Parameter("max_grade", 4, help="ERR's highest label: R = (2^label - 1) / 2^max_grade (gdeval's 4)"),
         Parameter("beta", 1, help="SetF's weight of recall, used as is (trec_eval's set_F.x; the usual F_b has b²)"),
     )
 }
@@ -162,6 +163,8 @@ REGISTRY: dict[str, MeasureDef] = {
                    (), cutoff=False, aliases=("rbp",), trec_name="rbp"),
         MeasureDef("RBPResidual", "rbp_residual", "RBP's unjudged and unseen weight: 1 - (1 - 0.9) Σ_{judged i} 0.9^(i-1)",
                    (), cutoff=False, needs=("judged_nonrelevant",), aliases=("rbp_resid",), trec_name="rbp_resid"),
+        MeasureDef("ERR", "err", "Σ_{i<=k} R_i / i · Π_{j<i} (1 - R_j), R = (2^label - 1) / 2^max_grade",
+                   ("max_grade",)),
         MeasureDef("SetAP", "set_ap", "relevant retrieved² / (retrieved · R): set precision × set recall", ("rel",),
                    cutoff=False, aliases=("set_map",), trec_name="set_map"),
         MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the whole retrieved set", ("rel", "beta"),
