@@ -517,7 +517,7 @@ def rbp(r: Ranking, *pairs) -> float:
     """
     p = next((value for name, value in pairs if name == "p"), 0.9)
     table = gains(r, pairs)
-    low, high = min(0.0, *table.by_value.values()), max(0.0, *table.by_value.values())
+    low, high = min([0.0, *table.by_value.values()]), max([0.0, *table.by_value.values()])
     if low < 0 or high > 1:
         table.by_value = {level: (gain - low) / (high - low) for level, gain in table.by_value.items()}
     return (1.0 - p) * sum(table(value) * p ** i for i, value in enumerate(r.values))
