@@ -227,19 +227,22 @@ def sql_command() -> None:
 def measures_command() -> None:
     """List the measures, their spellings and parameters."""
     lines = []
-    for row in describe():
-        name = row["name"] + ("[@k]" if row["cutoff"] else "")
+    rows = describe()
+    heads = [row["name"] + ("[@k]" if row["cutoff"] else f"@{row['at']}" if row["at"] else "") for row in rows]
+    width = max(15, *(len(head) + 2 for head in heads))  # every name stands apart from its definition
+    for name, row in zip(heads, rows):
         summed = "; summed, not averaged, in the 'all' row" if row["summary"] == "sum" else ""
-        lines.append(f"{name:<15}{row['definition']}{summed}")
+        lines.append(f"{name:<{width}}{row['definition']}{summed}")
         if row["aliases"]:
-            lines.append(f"{'':<15}also: {', '.join(row['aliases'])}")
+            lines.append(f"{'':<{width}}also: {', '.join(row['aliases'])}")
         if row["parameters"]:
-            lines.append(f"{'':<15}parameters: {', '.join(f'{p}={d}' for p, d in row['parameters'].items())}")
+            lines.append(f"{'':<{width}}parameters: {', '.join(f'{p}={d}' for p, d in row['parameters'].items())}")
     lines += ["", "Parameters go in parentheses before the cutoff: nDCG(gain=exp)@10, AP(rel=2)@100.",
               "Names are case-insensitive; trec_eval's work too (ndcg_cut_10, map, P.5,10, recall_100).", ""]
+    name_width = max(13, *(len(name) + 2 for name in PARAMETERS))
     for parameter in PARAMETERS.values():
         values = "|".join(parameter.choices) or "a number"
-        lines.append(f"  {parameter.name:<13}{values} (default {parameter.default}): {parameter.help}")
+        lines.append(f"  {parameter.name:<{name_width}}{values} (default {parameter.default}): {parameter.help}")
     typer.echo("\n".join(lines))
 
 
