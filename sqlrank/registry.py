@@ -56,7 +56,8 @@ AGGREGATES = ("mean", "sum", "gm")
 # What a measure needs the one ranking pass to keep beyond the judged documents with a gain:
 #   whole_ranking       every retrieved document, whatever the cutoff (no top-k shortcut)
 #   judged_nonrelevant  the judgments labelled 0 (judged, not relevant)
-NEEDS = ("whole_ranking", "judged_nonrelevant")
+#   negative_labels     the judgments with a negative label (in the pool but unjudged: infAP, Judged)
+NEEDS = ("whole_ranking", "judged_nonrelevant", "negative_labels")
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,10 @@ REGISTRY: dict[str, MeasureDef] = {
                    (), cutoff=False, needs=("judged_nonrelevant",), aliases=("rbp_resid",), trec_name="rbp_resid"),
         MeasureDef("ERR", "err", "Σ_{i<=k} R_i / i · Π_{j<i} (1 - R_j), R = (2^label - 1) / 2^max_grade",
                    ("max_grade",)),
+        MeasureDef("infAP", "inf_ap", "inferred AP: expected precision at relevant documents from a sampled pool, over R",
+                   ("rel",), needs=("judged_nonrelevant", "negative_labels"), trec_name="infAP"),
+        MeasureDef("Judged", "judged", "documents within k that have a judgment / min(k, retrieved)", (),
+                   needs=("judged_nonrelevant", "negative_labels")),
         MeasureDef("SetAP", "set_ap", "relevant retrieved² / (retrieved · R): set precision × set recall", ("rel",),
                    cutoff=False, aliases=("set_map",), trec_name="set_map"),
         MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the whole retrieved set", ("rel", "beta"),

@@ -8,7 +8,7 @@ shorter than the cutoffs, queries the run missed (scored 0, trec_eval -c),
 relevance levels 1 and 2. Per query and for the `all` row, to 1e-9, by
 trec_eval's own names, which sqlrank parses (and names back with
 sqlrank.measures.trec_name). ERR and RBP(p, rel), which trec_eval lacks,
-are compared with the oracle's functions from their papers.
+and Judged are compared with the oracle's functions from their papers.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ TOL = 1e-9
 # the measures this catalogue added, by trec_eval's names (with cutoffs a short list reaches past)
 TREC_SPECS = ("set_P", "set_recall", "set_relative_P", "relative_P.1,3,10", "set_map", "set_F",
               "num_nonrel_judged_ret", "num_q", "unj.1,3,10", "utility", "gm_map", "gm_bpref", "iprec_at_recall",
-              "11pt_avg", "Rprec_mult", "binG", "G", "ndcg_rel", "Rndcg", "rbp", "rbp_resid")
+              "11pt_avg", "Rprec_mult", "binG", "G", "ndcg_rel", "Rndcg", "rbp", "rbp_resid", "infAP")
 # trec_eval prints these in the `all` row only (sqlrank's per-query values are AP, bpref and 1)
 SUMMARY_ONLY = {"gm_map", "gm_bpref", "num_q"}
 
@@ -78,9 +78,9 @@ def test_every_added_trec_measure_equals_the_oracle(case, rel):
 @settings(max_examples=40, deadline=None)
 @given(case=cases(), k=st.sampled_from([1, 3, 20]), p=st.sampled_from([0.5, 0.8, 0.95]), rel=st.sampled_from([1, 2]),
        max_grade=st.sampled_from([4, 6]))
-def test_err_and_rbp_equal_the_oracle(case, k, p, rel, max_grade):
+def test_err_rbp_and_judged_equal_the_oracle(case, k, p, rel, max_grade):
     qrels, run = case
-    measures = [f"ERR(max_grade={max_grade})@{k}", f"RBP(p={p},rel={rel})", f"RBP(p={p},rel={rel})@{k}"]
+    measures = [f"ERR(max_grade={max_grade})@{k}", f"RBP(p={p},rel={rel})", f"RBP(p={p},rel={rel})@{k}", f"Judged@{k}"]
     result = sqlrank.evaluate(qrels, run, measures, missing="zero")
     ours = {(row["measure"], row["query_id"]): row["value"] for row in result.per_query.to_pylist()}
     for query, judgments in qrels.items():
@@ -89,6 +89,7 @@ def test_err_and_rbp_equal_the_oracle(case, k, p, rel, max_grade):
             measures[0]: oracle.err(ranking, k, max_grade),
             measures[1]: oracle.rbp_binary(ranking, p, rel),
             measures[2]: oracle.rbp_binary(oracle.Ranking(ranking.values[:k], ranking.levels, 1), p, rel),
+            measures[3]: oracle.judged(ranking, k),
         }
         for measure, value in expected.items():
             assert ours[(str(sqlrank.parse_measures(measure)[0]), query)] == pytest.approx(value, abs=TOL), measure

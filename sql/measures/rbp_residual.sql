@@ -14,7 +14,8 @@
 -- Example: labels by rank 1, (unjudged), 0: 0.9³ + 0.1 · 0.9 = 1 - 0.1 · (1 + 0.81) = 0.819;
 --   labels 1, 0, 0 (nothing unjudged): 0
 CREATE OR REPLACE MACRO sqlrank.measure_rbp_residual(ranking, k) AS
-    CASE WHEN len(ranking.documents) < ranking.num_ret
-         THEN 1 - (1 - 0.9) * coalesce(list_sum(list_transform(ranking.documents, lambda d: pow(0.9, d.rank - 1))), 0)
+    CASE WHEN len(list_filter(ranking.documents, lambda d: d.label >= 0)) < ranking.num_ret
+         THEN 1 - (1 - 0.9) * coalesce(list_sum(list_transform(list_filter(ranking.documents, lambda d: d.label >= 0),
+                                                               lambda d: pow(0.9, d.rank - 1))), 0)
          ELSE CAST(0 AS DOUBLE)
     END;
