@@ -91,12 +91,13 @@ def floor_trec(args) -> None:
 
 @functools.cache
 def sqlrank_pair_screen():
-    """sqlrank's own duplicate screen, sqlrank/pair_screen.py, loaded from its file.
+    """sqlrank's own duplicate screen, sqlrank/checks/pair_screen.py, loaded from its file.
 
     The checked floor then checks exactly as sqlrank does (one fetch or a stream of the pair
     hashes, numpy's sort), without importing the sqlrank package (its engine, its CLI, typer).
     """
-    spec = importlib.util.spec_from_file_location("sqlrank_pair_screen", HERE.parent / "sqlrank" / "pair_screen.py")
+    path = HERE.parent / "sqlrank" / "checks" / "pair_screen.py"
+    spec = importlib.util.spec_from_file_location("sqlrank_pair_screen", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -116,7 +117,6 @@ def check_file(con, path: str, value: str) -> tuple[int, int, int]:
 
 def floor_checked(args) -> None:
     """floor.sql after sqlrank's input checks: what the floor costs when it may not trust its input."""
-    sqlrank_pair_screen().prepare_numpy()  # numpy set up as the sqlrank command sets it up
     con = duckdb_connect(args)
     # The checks read the whole run, and DuckDB would keep the file's bytes in its buffer pool
     # (the external file cache), leaving the window less of the memory limit: at 100M rows under

@@ -7,7 +7,7 @@
 
 from .engine import evaluate
 from .errors import EvaluationError, InputError, MeasureError, OutputError, ResourceError, SqlrankError, SqlrankNotice
-from .loading import load_qrels, load_run
+from .views import load_qrels, load_run
 from .macros import connect, install, sql_script
 from .measures import REGISTRY, Measure, describe as describe_measures, parse_all as parse_measures
 from .registry import DEFAULT_MEASURES

@@ -27,12 +27,12 @@ import typer
 
 import sqlrank
 
-from . import export, pair_screen
-from .engine import MISSING_POLICIES, SCORE_PRECISIONS, _path_name
-from .errors import SqlrankError
-from .input_checks import DUPLICATE_POLICIES
+from . import export
+from .checks import DUPLICATE_POLICIES
+from .engine import MISSING_POLICIES, SCORE_PRECISIONS
+from .errors import SqlrankError, first_line, out_of_memory
 from .measures import PARAMETERS, describe
-from .sources import first_line, out_of_memory
+from .readers import run_name
 
 DEFAULT_MEASURES = sqlrank.DEFAULT_MEASURES
 
@@ -266,9 +266,6 @@ def run(args: list[str] | None = None) -> int:
     """The command line's work (the arguments of sys.argv unless given); returns the exit code."""
     # one command and the process ends: collecting reference cycles would only cost time (~25 ms of a small eval)
     gc.disable()
-    # numpy (the duplicate screen's sort; pyarrow imports it too) set up for this process before it
-    # loads: one OpenBLAS thread, and its AVX2 sort where its AVX-512 one is slow
-    pair_screen.prepare_numpy()
     try:
         app(args=args, prog_name="sqlrank")
     except SystemExit as end:
@@ -348,7 +345,7 @@ def _named_runs(arguments: list[str]) -> tuple[list[str] | dict[str, str], list[
     """
     split = [_split_name(argument) for argument in arguments]
     paths = [path for _, path in split]
-    names = [name or _path_name(path, i) for i, (name, path) in enumerate(split)]
+    names = [name or run_name(path, i) for i, (name, path) in enumerate(split)]
     clashes = sorted({name for name in names if names.count(name) > 1})
     if clashes:
         raise typer.BadParameter(f"several runs are named {', '.join(repr(c) for c in clashes)}; "

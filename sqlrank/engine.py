@@ -20,21 +20,17 @@ choices; table names are ours.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import duckdb
 
-from . import inputs, sqlgen
-from .errors import EvaluationError, SqlrankError
-from .input_checks import resolve_duplicates
+from . import sqlgen
+from .errors import EvaluationError, SqlrankError, first_line, out_of_memory
 from .macros import connect, install
 from .measures import Measure, parse_all
+from .readers import QRELS_TABLE, load_inputs
 from .result import Report, Result, RunReport
-from .sources import first_line, out_of_memory, quote_identifier, quote_literal
 
 MISSING_POLICIES = ("zero", "skip", "error")
 SCORE_PRECISIONS = ("double", "float32")
-QRELS_TABLE = "sqlrank_qrels"
 JUDGED_TABLE = "sqlrank_judged"
 
 
@@ -93,7 +89,7 @@ def evaluate(
         install(con)
     mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
     try:
-        report = _load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
+        report = load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
         for statement in _judged_sql(report.run_tables, ranking_depth(parsed, depth), score_precision,
                                      reads_zero_labels(parsed), reads_negative_labels(parsed)):
             con.execute(statement)
@@ -230,90 +226,7 @@ def _check_choice(name: str, value, allowed) -> None:
         raise EvaluationError(f"unknown {name} '{value}' (expected one of: {', '.join(allowed)})")
 
 
-# ---------------------------------------------------------------- inputs and the report
-
-def _load_inputs(con, qrels, run, mapping, duplicates, missing, depth=None) -> Report:
-    qrels_columns = {k: v for k, v in mapping.items() if k != "score"}
-    loaded_qrels = inputs.load(con, qrels, QRELS_TABLE + "_source", "qrels", qrels_columns)
-    dropped_qrels = resolve_duplicates(con, loaded_qrels, "qrels", duplicates)
-    # the qrels are small and read by several parts of the statement: keep one copy
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {QRELS_TABLE} AS SELECT * FROM {quote_identifier(loaded_qrels.table)}")
-    if con.execute(f"SELECT count(*) FROM {QRELS_TABLE} WHERE query_id = 'all'").fetchall()[0][0]:
-        # the result's `all` rows are the means: a query of that name would be mistaken for them
-        raise EvaluationError(f"{loaded_qrels.label}: a query is named 'all', which the result reserves for the "
-                              "mean over queries; rename that query (in the qrels and the run)")
-    report = Report(qrels_label=loaded_qrels.label, missing_policy=missing, qrels_duplicates_dropped=dropped_qrels,
-                    depth=depth, duplicates_policy=duplicates)
-    report.input_notes += loaded_qrels.notes  # e.g. TREC labels cut to integers, as trec_eval does
-    run_columns = {k: v for k, v in mapping.items() if k != "relevance"}
-    for number, (name, source, explicit) in enumerate(_named_runs(run)):
-        loaded = inputs.load(con, source, f"sqlrank_run_{number}", "run", run_columns)
-        dropped = resolve_duplicates(con, loaded, "run", duplicates)
-        table = quote_identifier(loaded.table)
-        has_run_id = "run_id" in [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()]
-        if has_run_id and explicit:
-            # a table that names its own runs, and a name given to it: which one is meant would be a guess
-            raise EvaluationError(
-                f"{loaded.label}: has a run_id column and is also given the name '{name}'; pass it on its own "
-                "(run=table) to use its run_id column, or drop the column to call it by the name given"
-            )
-        # a table's own run_id column wins over a name made up from its file name
-        report.run_tables.append((None if has_run_id else (name or "run"), loaded.table))
-        report.run_sources.append((None if has_run_id else name, loaded.label, dropped))
-        report.input_notes += loaded.notes
-    if len(report.run_tables) > 1:
-        _check_distinct_run_names(con, report.run_tables)
-    return report
-
-
-def _check_distinct_run_names(con, run_tables: list[tuple[str | None, str]]) -> None:
-    """Two sources under one run name would be ranked as one system: refuse."""
-    names: list[str] = []
-    for run_id, table in run_tables:
-        if run_id is not None:
-            names.append(run_id)
-        else:  # the table's own run ids (a scan of the run_id column, only when several runs are given)
-            names += [r[0] for r in con.execute(
-                f"SELECT DISTINCT CAST(run_id AS VARCHAR) FROM {quote_identifier(table)}").fetchall()]
-    clashes = sorted(name for name in set(names) if names.count(name) > 1)
-    if clashes:
-        raise EvaluationError(f"two runs have the same name ({', '.join(clashes)}); pass a dict {{name: run}} "
-                              "with distinct names")
-
-
-def _named_runs(run):
-    """[(name or None, source, named by the user)]: a dict names its runs; paths are named after their file stem."""
-    if isinstance(run, dict) and run and not _is_dict_of_runs(run):
-        return [(None, run, False)]  # pytrec_eval shape {qid: {docid: score}}
-    if isinstance(run, dict):
-        if not run:
-            raise EvaluationError("no runs given: the dict of runs is empty")
-        return [(str(name), source, True) for name, source in run.items()]
-    if isinstance(run, (list, tuple)):
-        if not run:
-            raise EvaluationError("no runs given: the list of runs is empty")
-        return [(_path_name(source, i), source, False) for i, source in enumerate(run)]
-    return [(_path_name(run, 0) if isinstance(run, (str, Path)) else None, run, False)]
-
-
-def _is_dict_of_runs(run: dict) -> bool:
-    """{name: source} rather than pytrec_eval's {qid: {docid: score}}: some value is not a dict of numbers.
-
-    {name: {qid: {docid: score}}} (several pytrec_eval runs) is a dict of runs too.
-    """
-    return any(not isinstance(value, dict) or any(isinstance(inner, dict) for inner in value.values())
-               for value in run.values())
-
-
-def _path_name(source, index: int) -> str:
-    if isinstance(source, (str, Path)):
-        name = Path(source).name
-        for suffix in (".gz", ".parquet", ".csv", ".tsv", ".jsonl", ".json", ".trec", ".txt", ".run"):
-            if name.lower().endswith(suffix) and len(name) > len(suffix):
-                name = name[: -len(suffix)]
-        return name
-    return f"run{index + 1}"
-
+# ---------------------------------------------------------------- the report
 
 def _report_coverage(con, report: Report) -> None:
     """Which qrels queries each run misses and which run queries have no judgments, from the judged table."""

@@ -2,7 +2,9 @@
 
 Every message says what was expected, what was found and what to do, and
 names the file (and line or column) when there is one. The CLI turns these
-into a one-or-two-line message and an exit code, never a traceback.
+into a one-or-two-line message and an exit code, never a traceback. The
+pieces those messages are made of (shorten, first_line, out_of_memory) are
+here too, so that every module words them alike.
 """
 
 
@@ -40,3 +42,27 @@ class SqlrankNotice(UserWarning):
     evaluate() reports these in Result.notices(); load_run() and load_qrels(), which return only a
     view's name, issue them as this warning.
     """
+
+
+# ---------------------------------------------------------------- pieces of messages
+
+def shorten(text, width: int = 80) -> str:
+    """User text for a one-line message: control characters escaped (\\t, \\x1f), cut at `width`."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def first_line(error: Exception) -> str:
+    """The first line of an exception's message (DuckDB's go on with context), or its type's name."""
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+
+
+def out_of_memory(error: Exception) -> ResourceError | None:
+    """DuckDB's out-of-memory error in the user's words (never "a corrupt file"), or None for any other error."""
+    import duckdb  # sqlrank.errors stays importable on its own; duckdb is loaded by then wherever this is called
+
+    if not isinstance(error, duckdb.OutOfMemoryException):
+        return None
+    return ResourceError(f"DuckDB ran out of memory ({first_line(error)}); raise the memory limit "
+                         "(--memory-limit, memory_limit=) or give DuckDB a folder to spill to "
+                         "(--temp-directory, temp_directory=)")

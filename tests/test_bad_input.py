@@ -593,7 +593,7 @@ def test_an_unreadable_file_as_any_user(tmp_path, qrels, monkeypatch):
             raise PermissionError(13, "Permission denied", str(path))
         return open(path, *args, **kwargs)
 
-    monkeypatch.setattr(sqlrank.inputs, "open", refuse, raising=False)
+    monkeypatch.setattr(sqlrank.readers.files, "open", refuse, raising=False)
     assert error_of(qrels, run) == (f"{run}: cannot be read (permission denied); check the file's permissions "
                                     "(e.g. chmod +r)")
 

@@ -78,7 +78,7 @@ def test_the_checked_floor_streams_a_large_input_as_sqlrank_does(files, monkeypa
     con = duckdb.connect()
     fetched = contenders.check_file(con, str(files["run_parquet"]), "score")
     pair_screen = contenders.sqlrank_pair_screen()
-    assert pair_screen.__file__ == str(BENCHMARKS.parent / "sqlrank" / "pair_screen.py")  # sqlrank's own screen
+    assert pair_screen.__file__ == str(BENCHMARKS.parent / "sqlrank" / "checks" / "pair_screen.py")  # sqlrank's own screen
     monkeypatch.setattr(pair_screen, "STREAM_FROM_ROWS", 1000)  # the 100k rows now come in batches
     streamed = contenders.check_file(con, str(files["run_parquet"]), "score")
     assert streamed[0] == fetched[0] == 100_000

@@ -725,30 +725,6 @@ def test_script_trec_format_is_trec_eval_s_output(processes):
     assert len(ours) == len(names) * 4  # three queries and `all`
 
 
-def test_the_command_line_sets_numpy_up_before_numpy_loads():
-    """numpy's OpenBLAS busy-waits on every core once loaded, and on AMD family 19h numpy's AVX-512 sort is
-    ~5x slower than its AVX2 one (sqlrank/pair_screen.py): the CLI, which never calls BLAS, asks for one
-    thread and, on that CPU, turns numpy's AVX-512 features off. That works only if nothing imported before
-    main() has loaded numpy. A user's own values win."""
-    script = (
-        "import os, sys\n"
-        "import sqlrank.cli\n"
-        "assert 'numpy' not in sys.modules, 'numpy loaded before main()'\n"
-        "sqlrank.pair_screen._cpu_description = lambda environ: 'vendor_id : AuthenticAMD\\ncpu family : 25\\n'\n"
-        "sqlrank.cli.app = lambda **kwargs: None\n"
-        "assert sqlrank.cli.run() == 0\n"
-        "import numpy\n"
-        "from numpy._core._multiarray_umath import __cpu_features__ as features\n"
-        "print(os.environ['OPENBLAS_NUM_THREADS'], os.environ['NPY_DISABLE_CPU_FEATURES'] != '', "
-        "features['AVX512_SKX'])\n"
-    )
-    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS" and not k.startswith("NPY_")}
-    assert run_fresh(script, env) == "1 True False\n"
-    assert run_fresh(script, {**env, "OPENBLAS_NUM_THREADS": "4"}).startswith("4 True ")
-    users_own = run_fresh(script.replace(" != ''", ""), {**env, "NPY_DISABLE_CPU_FEATURES": "AVX2"})
-    assert users_own.startswith("1 AVX2 ")
-
-
 @pytest.mark.parametrize("fmt", ["table", "csv", "trec"])
 def test_an_evaluation_from_files_does_not_load_pandas(tmp_path, fmt):
     """With pandas installed (the test extra installs it), pyarrow 26 imports it on its first compute call

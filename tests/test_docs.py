@@ -24,13 +24,6 @@ DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 # References to documents that are not in the repository. This file names them, so it is not searched.
 MISSING_REFERENCES = re.compile(r"\bSPEC\b|\bTREC_SEMANTICS\b|\b[Ss]eeds? 00\d\b")
-# Files that still cite them, each to be fixed by the owner of the code it documents (the SQL headers
-# and modules being restructured). The list is to be emptied, never added to; a file that no longer
-# cites them must leave it (test_the_allow_list_holds_only_files_that_still_cite).
-CITING_ALLOWED = {
-    "sqlrank/inputs.py",  # "seed 002 uses 0.5, 0.9": docs/measures.md#e3
-    "sqlrank/pair_screen.py",  # "(SPEC §5, trec_eval)": docs/trec-semantics.md#duplicates
-}
 
 LINK = re.compile(r"\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")  # [text](target "title"), images too
 CITATION = re.compile(r"\bdocs/([\w.-]+\.md)#([\w-]+)")
@@ -190,13 +183,5 @@ def relative_links_of(text: str, folder: Path) -> list[str]:
 # ---------------------------------------------------------------- the missing specification
 
 def test_no_file_cites_the_missing_specification():
-    citing = citing_files()
-    unexpected = {name: lines for name, lines in citing.items() if name not in CITING_ALLOWED}
-    assert unexpected == {}, ("these files cite a document that is not in the repository; cite the docs/ page "
+    assert citing_files() == {}, ("these files cite a document that is not in the repository; cite the docs/ page "
                               "and anchor that holds the definition instead")
-
-
-def test_the_allow_list_holds_only_files_that_still_cite():
-    citing = citing_files()
-    assert sorted(name for name in CITING_ALLOWED if name not in citing) == [], (
-        "these files no longer cite the missing specification: take them off CITING_ALLOWED")

@@ -1,4 +1,4 @@
-"""The input scan of sqlrank/pair_screen.py: row and bad-row counts and the duplicate screen.
+"""The input scan of sqlrank/checks/pair_screen.py: row and bad-row counts and the duplicate screen.
 
 The screen must find every duplicate (query_id, doc_id) pair whether numpy sorts
 the hashes or DuckDB does (a tight memory_limit), and must not send a clean
@@ -7,14 +7,11 @@ input to the exact check.
 
 from __future__ import annotations
 
-import os
-import sys
-
 import duckdb
 import pytest
 
 import sqlrank
-from sqlrank import pair_screen
+from sqlrank.checks import pair_screen
 from sqlrank.errors import InputError
 
 from fresh_python import run_fresh
@@ -139,7 +136,7 @@ def test_the_stream_does_not_load_pandas(tmp_path):
     pytest.importorskip("pandas")  # without pandas the test could not fail
     script = (
         "import sys, duckdb\n"
-        "from sqlrank import pair_screen\n"
+        "from sqlrank.checks import pair_screen\n"
         "pair_screen.STREAM_FROM_ROWS, pair_screen.STREAM_BATCH_ROWS = 10, 7\n"
         "con = duckdb.connect()\n"
         "con.execute(\"CREATE TABLE t AS SELECT CAST(i % 5 AS VARCHAR) AS query_id, CAST(i AS VARCHAR) AS doc_id, \"\n"
@@ -148,102 +145,3 @@ def test_the_stream_does_not_load_pandas(tmp_path):
         "'pandas' in sys.modules)\n"
     )
     assert run_fresh(script) == "(50, 1, 0) False\n"
-
-
-@pytest.mark.parametrize("fetch", ["fetch", "stream"])
-@pytest.mark.parametrize("setting", [True, False])
-def test_the_screen_makes_its_arrays_on_small_pages_and_puts_numpy_s_setting_back(con, monkeypatch, fetch, setting):
-    """Huge pages cost 6x as much to fault in on the benchmark's machine (see pair_screen): the screen
-    turns numpy's madvise off while its arrays are made, and leaves the caller's setting as it was."""
-    from numpy._core.multiarray import _get_madvise_hugepage, _set_madvise_hugepage
-
-    if fetch == "stream":
-        monkeypatch.setattr(pair_screen, "STREAM_FROM_ROWS", 1000)
-    seen = []
-
-    class Watching:  # notes numpy's setting whenever the screen reads the hashes
-        def sql(self, text):
-            seen.append(_get_madvise_hugepage())
-            return con.sql(text)
-
-        def execute(self, text):
-            return con.execute(text)
-
-    previous = _set_madvise_hugepage(setting)
-    try:
-        assert pair_screen.screen(Watching(), "doubled", ["query_id", "doc_id"], BAD) == (2001, 0, 1)
-        assert seen == [False]
-        assert _get_madvise_hugepage() is setting
-
-        class Failing(Watching):
-            def sql(self, text):
-                raise duckdb.IOException("the file went away")
-
-        with pytest.raises(duckdb.IOException):
-            pair_screen.screen(Failing(), "doubled", ["query_id", "doc_id"], BAD)
-        assert _get_madvise_hugepage() is setting
-    finally:
-        _set_madvise_hugepage(previous)
-
-
-# The first lines of /proc/cpuinfo on the benchmark's machine (AMD Zen 4), and Windows' description of one
-ZEN4_CPUINFO = ("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\n"
-                "model name\t: AMD EPYC\nflags\t\t: fpu avx2 avx512f avx512dq\n")
-ZEN4_WINDOWS = "AMD64 Family 25 Model 97 Stepping 2, AuthenticAMD"
-LEVEL_NAMES = "X86_V4 AVX512_ICL AVX512_SPR"
-OLD_NAMES = "AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL AVX512_SPR"
-
-
-@pytest.mark.parametrize("cpu, numpy_version, expected", [
-    (ZEN4_CPUINFO, "2.4.6", LEVEL_NAMES),
-    (ZEN4_CPUINFO, "2.10.0", LEVEL_NAMES),
-    (ZEN4_CPUINFO, "2.3.5", OLD_NAMES),
-    (ZEN4_CPUINFO, "2.0.0rc1", OLD_NAMES),
-    (ZEN4_WINDOWS, "2.4.6", LEVEL_NAMES),
-    (ZEN4_CPUINFO, None, None),  # no numpy found: nothing to choose for
-    (ZEN4_CPUINFO.replace("25", "26"), "2.4.6", None),  # Zen 5: its compress-store is fast
-    ("vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 143\n", "2.4.6", None),
-    ("AMD64 Family 26 Model 68 Stepping 0, AuthenticAMD", "2.4.6", None),
-    ("", "2.4.6", None),  # a system that tells nothing
-])
-def test_numpy_s_avx512_sort_is_turned_off_on_amd_family_19h_only(cpu, numpy_version, expected):
-    assert pair_screen.features_to_disable(cpu, numpy_version) == expected
-
-
-def test_a_user_s_own_numpy_cpu_setting_wins(monkeypatch):
-    monkeypatch.setattr(pair_screen, "_cpu_description", lambda environ: ZEN4_CPUINFO)
-    monkeypatch.delitem(sys.modules, "numpy", raising=False)  # as before numpy loads
-    for own in ({"NPY_DISABLE_CPU_FEATURES": "AVX2"}, {"NPY_ENABLE_CPU_FEATURES": "AVX2"}):
-        environ = {**own, "OPENBLAS_NUM_THREADS": "4"}
-        pair_screen.prepare_numpy(environ)
-        assert environ == {**own, "OPENBLAS_NUM_THREADS": "4"}
-    environ = {}
-    pair_screen.prepare_numpy(environ)
-    assert environ == {"NPY_DISABLE_CPU_FEATURES": pair_screen.features_to_disable(ZEN4_CPUINFO,
-                                                                                     pair_screen._numpy_version()),
-                       "OPENBLAS_NUM_THREADS": "1"}
-
-
-def test_once_numpy_is_loaded_its_choice_stands(monkeypatch):
-    import numpy  # noqa: F401  (loaded: its sort is chosen)
-
-    monkeypatch.setattr(pair_screen, "_cpu_description", lambda environ: ZEN4_CPUINFO)
-    environ = {}
-    pair_screen.prepare_numpy(environ)
-    assert environ == {}
-
-
-def test_the_installed_numpy_takes_the_names_chosen_for_it_without_a_warning():
-    """numpy warns (ImportWarning) and ignores a feature name it does not know; the installed numpy must
-    know every name chosen for its version, and then reports its AVX-512 sort features off."""
-    names = pair_screen.features_to_disable(ZEN4_CPUINFO, pair_screen._numpy_version())
-    script = (
-        "import warnings\n"
-        "warnings.simplefilter('error', ImportWarning)\n"
-        "import numpy\n"
-        "from numpy._core._multiarray_umath import __cpu_features__ as features\n"
-        "print(features['AVX512_SKX'], features['AVX512_ICL'])\n"
-        "print(numpy.sort(numpy.array([3, 1, 2], dtype=numpy.uint64)).tolist())\n"
-    )
-    env = {key: value for key, value in os.environ.items() if not key.startswith("NPY_")}
-    assert run_fresh(script, {**env, "NPY_DISABLE_CPU_FEATURES": names}) == "False False\n[1, 2, 3]\n"

@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sqlrank import inputs, trec_text
+from sqlrank import readers
+from sqlrank.readers import trec as trec_text
 from sqlrank.errors import InputError
 
 SETTINGS = settings(max_examples=300, deadline=None,
@@ -129,9 +130,9 @@ def test_plain_files_take_the_fast_reader(tmp_path, monkeypatch, kind, variant):
     with duckdb.connect() as con:
         if variant == "empty":
             with pytest.raises(InputError, match=f"no {kind} lines"):
-                inputs.load(con, path, kind, kind)
+                readers.load(con, path, kind, kind)
             return
-        loaded = inputs.load(con, path, kind, kind)
+        loaded = readers.load(con, path, kind, kind)
         assert con.execute(f"SELECT count(*) FROM {kind}").fetchone()[0] == len(text.splitlines())
     # the qrels keep their note on labels cut to whole numbers (1.9 and +2.5)
     assert loaded.notes == ([] if kind == "run" else [f"{path}: 2 relevance label(s) are not whole numbers; read "
@@ -165,7 +166,7 @@ def test_the_fast_reader_stays_out_of_a_callers_transaction(tmp_path):
     with duckdb.connect() as con:
         con.begin()
         assert not trec_text.load_fast(con, path, "none", "raw", "run")
-        assert inputs.load(con, path, "run", "run").table == "run"
+        assert readers.load(con, path, "run", "run").table == "run"
         con.rollback()
 
 

@@ -13,18 +13,16 @@ from __future__ import annotations
 
 import warnings
 
-from . import inputs
+from . import readers, sqlgen
+from .checks import resolve_duplicates
 from .errors import SqlrankNotice
-from .input_checks import resolve_duplicates
 from .result import duplicates_notice
-from .sources import quote_identifier
 
 
 def _register(con, source, name: str, kind: str, duplicates: str, columns: dict) -> str:
-    loaded = inputs.load(con, source, f"sqlrank_{kind}_{name}_source", kind, columns)
+    loaded = readers.load(con, source, f"sqlrank_{kind}_{name}_source", kind, columns)
     dropped = resolve_duplicates(con, loaded, kind, duplicates)
-    con.execute(f"CREATE OR REPLACE TEMP VIEW {quote_identifier(name)} AS "
-                f"SELECT * FROM {quote_identifier(loaded.table)}")
+    con.execute(sqlgen.create_temp_view(name, sqlgen.select_all(loaded.table)))
     # what evaluate() would list in Result.notices(): here only a name is returned, so say it now
     notices = loaded.notes + ([duplicates_notice(loaded.label, kind, dropped, duplicates)] if dropped else [])
     for notice in notices:

@@ -1,9 +1,26 @@
-"""TREC text: runs (`qid Q0 docno rank score tag`) and qrels (`qid iter docno rel`) into raw tables.
+"""TREC text: runs (`qid Q0 docno rank score tag`) and qrels (`qid iter docno rel`).
 
-Two readers make the same table. The fast one lets DuckDB split lines at
-single spaces (most files); the general one splits at any ASCII whitespace
-and is the one that explains a bad line. The rules both follow are in the
-decisions of inputs.py.
+The format of any file no other reader recognises. Two readers make the same
+table. The fast one lets DuckDB split lines at single spaces (most files); the
+general one splits at any ASCII whitespace and is the one that explains a bad
+line. The rules both follow (trec_eval 10's, except where it would silently
+read a wrong number):
+
+* Fields split on ASCII whitespace (spaces, tabs, CR, VT, FF, mixed); blank
+  lines and lines whose first non-blank character is `#` are skipped; CRLF/CR
+  line ends and a UTF-8 BOM are fine; run fields after the 6th are ignored; a
+  run line needs at least 6 fields, a qrels line exactly 4. The byte 0x1F
+  (ASCII unit separator), which the line reader uses internally, is refused
+  rather than silently splitting a line.
+* Scores must be numbers (`5e-1`, `inf`, `1e400` -> inf are fine). trec_eval's
+  atof would read `3abc` as 3 and `abc` or `1_000` as 0 or 1; we refuse
+  instead, since a silently wrong score is a silently wrong ranking. NaN is
+  refused too (it has no order).
+* Qrels labels are read like trec_eval's atol: the leading integer (`1.9` ->
+  1, `+2` -> 2); the result notes how many labels were cut. Labels without a
+  leading integer are refused. (CSV, Parquet and DataFrame labels are real
+  numbers.)
+* Ids are strings compared byte for byte. Text must be UTF-8.
 """
 
 from __future__ import annotations
@@ -13,13 +30,11 @@ from pathlib import Path
 
 import duckdb
 
-from .errors import InputError
-from .input_checks import create, validate
-from .sources import (QRELS_COLUMNS, READ_ERRORS, RUN_COLUMNS, Loaded, duckdb_path, open_text, quote_identifier,
-                      quote_literal, shorten, trec_example)
+from .. import checks, sqlgen
+from ..errors import InputError, SqlrankError, shorten
+from .base import Loaded, Reader, canonical_columns, create
+from .files import BLANKS, READ_ERRORS, File, open_text, read_error
 
-# C isspace(), trec_eval's field separator; the BOM is trimmed with it
-BLANKS = " \t\n\r\x0b\x0c\ufeff"
 _FIELD_SPLIT = r"[ \t\n\r\x0b\x0c]+"
 # a line with something other than blanks on it, not starting with `#` (blank and comment lines are skipped)
 _DATA_LINE = r"^[ \t\r\x0b\x0c\x{feff}]*[^ \t\r\x0b\x0c\x{feff}#]"
@@ -36,22 +51,20 @@ def _trec_lines(path: Path, compression: str) -> str:
     and keeps NUL bytes. A line holding 0x1F would be cut there silently: the
     second column `rest` (null_padding) catches it, and the line is refused.
     """
-    reader = (f"read_csv({duckdb_path(path)}, columns = {{'line': 'VARCHAR', 'rest': 'VARCHAR'}}, header = false, "
-              f"delim = {quote_literal(_UNIT_SEPARATOR)}, quote = '', escape = '', comment = '', "
+    reader = (f"read_csv({sqlgen.file_path(path)}, columns = {{'line': 'VARCHAR', 'rest': 'VARCHAR'}}, "
+              f"header = false, delim = {sqlgen.literal(_UNIT_SEPARATOR)}, quote = '', escape = '', comment = '', "
               f"auto_detect = false, strict_mode = false, null_padding = true, compression = '{compression}', "
               "hive_partitioning = false)")
     # the filter looks at the raw line (one anchored regex): filtering on the trimmed text instead
-    # makes DuckDB trim and split every line twice (measured: 1.8x the CPU time)
-    # Most TREC files separate fields by single spaces: for such a line a plain
-    # split gives the same fields as the regex split at a quarter of the cost
-    # (1M lines: 0.25 s instead of 1.1 s). Any other whitespace takes the regex.
+    # would make DuckDB trim and split every line twice. Most TREC files separate fields by single
+    # spaces: for such a line a plain split gives the regex split's fields at a fraction of its cost
     single_spaced = (r"NOT contains(line, '  ') AND NOT regexp_matches(line, '[\t\r\x0b\x0c\x{feff}]') "
                      "AND NOT starts_with(line, ' ') AND NOT ends_with(line, ' ')")
     return (
         f"SELECT line, rest, CASE WHEN {single_spaced} THEN string_split(line, ' ') "
-        f"ELSE string_split_regex(trim(coalesce(line, ''), {quote_literal(BLANKS)}), "
-        f"{quote_literal(_FIELD_SPLIT)}) END AS fields FROM {reader} "
-        f"WHERE rest IS NOT NULL OR regexp_matches(line, {quote_literal(_DATA_LINE)})"
+        f"ELSE string_split_regex(trim(coalesce(line, ''), {sqlgen.literal(BLANKS)}), "
+        f"{sqlgen.literal(_FIELD_SPLIT)}) END AS fields FROM {reader} "
+        f"WHERE rest IS NOT NULL OR regexp_matches(line, {sqlgen.literal(_DATA_LINE)})"
     )
 
 
@@ -88,18 +101,37 @@ def _trec_fields_ok(kind: str) -> str:
     return f"rest IS NULL AND len(fields) {'>=' if kind == 'run' else '='} {_TREC_FIELDS[kind]}"
 
 
-def load(con, path: Path, compression: str, table: str, kind: str) -> Loaded:
-    """TREC run (`qid Q0 docno rank score tag`) or qrels (`qid iter docno rel`) text, any whitespace."""
-    loaded = Loaded(table, str(path), path, trec=True, compression=compression, fmt="trec")
+def example(kind: str) -> str:
+    """A line of a TREC run or qrels, for messages."""
+    return "'301 Q0 FBIS3-10082 1 12.5 myrun' (qid Q0 docno rank score tag)" if kind == "run" \
+        else "'301 0 FBIS3-10082 1' (qid iter docno relevance)"
+
+
+def explain(con, loaded: Loaded, kind: str, error: Exception | None) -> SqlrankError:
+    """Loaded.explain for TREC text: a bad line by its number (line_error), a failed read by files.read_error."""
+    return line_error(con, loaded, kind) if error is None else read_error(loaded, error)
+
+
+def _loaded(table: str, path: Path, compression: str, kind: str) -> Loaded:
+    return Loaded(table, str(path), explain, path, compression=compression, fmt="trec",
+                  empty=f"no {kind} lines (the file is empty or only comments); expected {example(kind)}")
+
+
+def read(con, file: File, table: str, kind: str, columns: dict) -> Loaded:
+    """TREC run (`qid Q0 docno rank score tag`) or qrels (`qid iter docno rel`) text, any whitespace.
+
+    The columns are the format's own: `columns` (the user's names for a table's columns) does not apply.
+    """
+    path, compression = file.path, file.compression
+    loaded = _loaded(table, path, compression, kind)
     raw = table + "_lines"
     if not load_fast(con, path, compression, raw, kind):
         load_general(con, path, compression, raw, kind)
-    canonical = ", ".join(RUN_COLUMNS if kind == "run" else QRELS_COLUMNS)
-    con.execute(f"CREATE OR REPLACE TEMP VIEW {quote_identifier(table)} AS "
-                f"SELECT {canonical} FROM {quote_identifier(raw)}")
-    validate(con, loaded, kind, explain_bad_rows=line_error)
+    con.execute(sqlgen.create_temp_view(table, f"SELECT {', '.join(canonical_columns(kind))} "
+                                               f"FROM {sqlgen.identifier(raw)}"))
+    checks.validate(con, loaded, kind)
     if kind == "qrels":
-        cut = con.execute(f"SELECT count(*) FILTER (WHERE label_cut) FROM {quote_identifier(raw)}").fetchone()[0]
+        cut = con.execute(f"SELECT count(*) FILTER (WHERE label_cut) FROM {sqlgen.identifier(raw)}").fetchone()[0]
         if cut:
             loaded.notes.append(
                 f"{loaded.label}: {cut} relevance label(s) are not whole numbers; read as their leading integer, "
@@ -110,18 +142,18 @@ def load(con, path: Path, compression: str, table: str, kind: str) -> Loaded:
 
 def load_general(con, path: Path, compression: str, raw: str, kind: str) -> None:
     """Table `raw` (query_id, doc_id, score | relevance, label_cut) from TREC text with any whitespace."""
-    # a malformed line gets a NULL query_id: validate() sees it and line_error() explains it
+    # a malformed line gets a NULL query_id: the checks see it and line_error() explains it
     fields = [f"fields[{number}]" for number in range(1, 7)]
     select = _trec_select(kind, f"CASE WHEN {_trec_fields_ok(kind)} THEN fields[1] END", fields)
-    create(con, Loaded(raw, str(path), path, trec=True, compression=compression, fmt="trec"), kind,
+    create(con, _loaded(raw, path, compression, kind), kind,
            f"SELECT {select} FROM ({_trec_lines(path, compression)})", materialize=True)
 
 
 def load_fast(con, path: Path, compression: str, raw: str, kind: str) -> bool:
     """The table of load_general, for a file whose fields are separated by single spaces.
 
-    DuckDB splits such lines itself (read_csv, delimiter ' ', strict field count): 10M run lines load
-    in ~1.2 s instead of ~17 s. Whenever the two readers could differ this gives up (returns False,
+    DuckDB splits such lines itself (read_csv, delimiter ' ', strict field count), an order of magnitude
+    faster than the general reader's regex split. Whenever the two readers could differ this gives up (returns False,
     having created nothing) and the general reader reads the file and explains what is wrong with it:
     a wrong number of fields, an empty field (double, leading or trailing spaces: DuckDB reads it as
     NULL), a comment line, a BOM anywhere but at the file's start, bytes that split or refuse lines
@@ -131,17 +163,17 @@ def load_fast(con, path: Path, compression: str, raw: str, kind: str) -> bool:
         return False
     names = [f"f{number}" for number in range(1, _TREC_FIELDS[kind] + 1)]
     columns = ", ".join(f"'{name}': 'VARCHAR'" for name in names)
-    reader = (f"read_csv({duckdb_path(path)}, columns = {{{columns}}}, header = false, delim = ' ', quote = '', "
+    reader = (f"read_csv({sqlgen.file_path(path)}, columns = {{{columns}}}, header = false, delim = ' ', quote = '', "
               f"escape = '', comment = '', auto_detect = false, strict_mode = true, "
               f"compression = '{compression}', hive_partitioning = false)")
     # the general reader skips `#` lines (a BOM, which it trims off both ends of a line, stopped
-    # this reader before it began: checking it here cost 0.1 s on 10M lines, in Python ~0)
+    # this reader before it began: plain_bytes() finds it faster than SQL could)
     ok = " AND ".join(f"{name} IS NOT NULL" for name in names) + " AND NOT starts_with(f1, '#')"
     select = _trec_select(kind, f"CASE WHEN {ok} THEN f1 ELSE error('not a plain TREC line') END", names)
     try:
-        con.execute(f"CREATE OR REPLACE TEMP TABLE {quote_identifier(raw)} AS SELECT {select} FROM {reader}")
+        con.execute(sqlgen.create_temp_table(raw, f"SELECT {select} FROM {reader}"))
     except (duckdb.InterruptException, duckdb.OutOfMemoryException):
-        raise  # not the file's doing: the general reader would fail the same way, 15x slower
+        raise  # not the file's doing: the general reader would fail the same way, only slower
     except duckdb.Error:
         return False
     return True
@@ -158,9 +190,9 @@ _BOM = "\ufeff".encode()
 def plain_bytes(path: Path, compression: str) -> bool:
     """Whether the file holds none of _TREC_SPLIT_BYTES, and a BOM at most at its start (memchr, 16 MiB chunks).
 
-    The file is read twice (here, then by DuckDB), yet for 10M lines (380 MB) this costs 0.11 s where the
-    same test in the reader's SQL costs 0.45 s; gzip, decompressed twice, is the exception (0.85 s here
-    against 0.39 s), not worth a second way to make one check.
+    The file is read twice (here, then by DuckDB), yet memchr over the bytes costs less than the same
+    test in the reader's SQL (docs/performance.md); a gzip file, decompressed twice, is the exception,
+    not worth a second way to make one check.
     """
     opener = gzip.open if compression == "gzip" else open
     try:
@@ -172,8 +204,8 @@ def plain_bytes(path: Path, compression: str) -> bool:
             while chunk:
                 if any(byte in chunk for byte in _TREC_SPLIT_BYTES) or _BOM in tail + chunk[:2]:
                     return False
-                # memchr for the BOM's first byte, rare in most runs; a search for all three bytes
-                # runs at a fraction of memchr's speed (0.1 s more on 10M lines)
+                # memchr for the BOM's first byte, rare in most runs: a search for all three bytes
+                # runs at a fraction of memchr's speed
                 if _BOM[:1] in chunk and _BOM in chunk:
                     return False
                 tail = chunk[-2:]
@@ -199,8 +231,8 @@ def line_error(con, loaded: Loaded, kind: str) -> InputError:
         f"isnan({value}) FROM ({_trec_lines(loaded.path, loaded.compression)}) "
         f"WHERE NOT ({_trec_fields_ok(kind)}) OR {value} IS NULL OR isnan({value}) LIMIT 1"
     ).fetchone()
-    if row is None:  # cannot happen: validate() saw a bad row
-        return InputError(f"{loaded.label}: malformed {kind} file (expected lines like {trec_example(kind)})")
+    if row is None:  # cannot happen: the checks saw a bad row
+        return InputError(f"{loaded.label}: malformed {kind} file (expected lines like {example(kind)})")
     line, separator, count, text, nan = row
     number = _line_number(loaded.path, loaded.compression, line, separator)
     where = f"{loaded.label}:{number}" if number else loaded.label
@@ -217,7 +249,7 @@ def line_error(con, loaded: Loaded, kind: str) -> InputError:
             hint = " (this looks like a run line: the qrels come first, then the run)"
         elif count <= 3:
             hint = " (a CSV/TSV file needs a header line such as query_id,doc_id,score)"
-        return InputError(f"{where}: expected {expected} fields ({trec_example(kind)}), found {count}: "
+        return InputError(f"{where}: expected {expected} fields ({example(kind)}), found {count}: "
                           f"'{shown}'{hint}; fix or remove the line")
     if nan:
         return InputError(f"{where}: the score is NaN, which has no order, so it cannot be ranked: '{shown}'; "
@@ -242,3 +274,6 @@ def _line_number(path: Path, compression: str, line: str, separator: bool) -> in
     except READ_ERRORS:
         return None
     return None
+
+
+READER = Reader("trec", read, first_line=lambda line: True, usual_extensions=(".trec", ".txt", ".run"))

@@ -1,0 +1,92 @@
+"""The checks every reader's output goes through before it is trusted.
+
+validate() scans a canonical table once: rows exist, no empty id, every value
+a number and not NaN, and pair_screen's screen for duplicate (query_id,
+doc_id) pairs. resolve_duplicates() applies the duplicates policy when that
+screen could not rule them out.
+
+The input is a readers.Loaded record; what is wrong with it is explained by
+the reader that made it (Loaded.explain), since only the reader knows where
+its rows came from (a file's line, a DataFrame's row). Imports go one way:
+readers -> checks, never back.
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+from .. import sqlgen
+from ..errors import InputError
+from .pair_screen import bad_row, screen
+
+DUPLICATE_POLICIES = ("error", "first", "max")
+
+
+def value_column(kind: str) -> str:
+    """The canonical column holding a run's scores or the qrels' labels."""
+    return "score" if kind == "run" else "relevance"
+
+
+def validate(con, loaded, kind: str) -> None:
+    """One scan of `loaded.table`: rows exist; no empty ids; every value a number, not NaN.
+
+    Otherwise the reader's explanation (loaded.explain) says which row is wrong.
+    The same scan screens for duplicate (query_id, doc_id) pairs: when all the
+    pairs' hashes differ, all the pairs differ, and resolve_duplicates() need
+    not group the table by its string keys.
+    """
+    value = value_column(kind)
+    ids = ["query_id", "doc_id"] + (["run_id"] if "run_id" in loaded.columns else [])
+    try:
+        total, bad, equal_hashes = screen(con, sqlgen.identifier(loaded.table), ids, bad_row(ids, value))
+    except duckdb.Error as error:  # a view: a cast or a read fails only now
+        raise loaded.explain(con, loaded, kind, error) from None
+    if total == 0:
+        empty = loaded.empty or f"no rows; expected rows of query_id, doc_id, {value}"
+        raise InputError(f"{loaded.label}: {empty}")
+    if bad:
+        raise loaded.explain(con, loaded, kind, None)
+    loaded.may_have_duplicates = equal_hashes > 0
+
+
+def resolve_duplicates(con, loaded, kind: str, policy: str) -> int:
+    """Apply the duplicates policy to (query_id, doc_id) pairs; returns how many rows were dropped.
+
+    'error' (default) refuses and names the first duplicates (trec_eval exits
+    with "duplicate docs"); 'first' keeps the first row in input order; 'max'
+    keeps the highest score (run) or label (qrels).
+    """
+    if policy not in DUPLICATE_POLICIES:
+        raise InputError(f"unknown duplicates policy '{policy}' (expected one of: {', '.join(DUPLICATE_POLICIES)})")
+    if not loaded.may_have_duplicates:
+        return 0
+    table = sqlgen.identifier(loaded.table)
+    # a table holding several runs (run_id column) has each document once per run, not once overall
+    has_run_id = "run_id" in [row[0] for row in con.execute(f"DESCRIBE {table}").fetchall()]
+    key = "run_id, query_id, doc_id" if has_run_id else "query_id, doc_id"
+    examples = con.execute(
+        f"SELECT query_id, doc_id, count(*) AS copies FROM {table} GROUP BY {key} "
+        f"HAVING count(*) > 1 ORDER BY {key} LIMIT 3"
+    ).fetchall()
+    if not examples:
+        return 0
+    if policy == "error":
+        shown = ", ".join(f"query {q!r} doc {d!r} ({n} rows)" for q, d, n in examples)
+        raise InputError(
+            f"{loaded.label}: duplicate (query_id, doc_id) rows, e.g. {shown}; each document may appear once "
+            "per query. Remove them, or choose a policy: duplicates='first' or 'max' (CLI: --duplicates first|max)"
+        )
+    order = "input_order" if policy == "first" else f"{value_column(kind)} DESC"
+    before = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+    deduplicated = loaded.table + "_deduplicated"
+    con.execute(sqlgen.create_temp_table(
+        deduplicated,
+        f"SELECT * EXCLUDE (input_order) FROM (SELECT *, row_number() OVER () AS input_order FROM {table}) "
+        f"QUALIFY row_number() OVER (PARTITION BY {key} ORDER BY {order}, input_order) = 1"
+    ))
+    after = con.execute(f"SELECT count(*) FROM {sqlgen.identifier(deduplicated)}").fetchone()[0]
+    loaded.table = deduplicated
+    return before - after
+
+
+__all__ = ["DUPLICATE_POLICIES", "bad_row", "resolve_duplicates", "validate", "value_column"]

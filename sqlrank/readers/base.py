@@ -1,0 +1,87 @@
+"""The shape of an input format (Reader) and of what it makes (Loaded).
+
+A reader turns one kind of input into a canonical table or view in the
+connection:
+
+    run   (query_id VARCHAR, doc_id VARCHAR, score DOUBLE [, run_id VARCHAR])
+    qrels (query_id VARCHAR, doc_id VARCHAR, relevance DOUBLE)
+
+and hands it, as a Loaded record, to the checks (sqlrank.checks.validate),
+telling them how to explain a bad row or a failed read in the user's words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+import duckdb
+
+from .. import sqlgen
+from ..errors import SqlrankError
+
+# the canonical columns of each kind of input
+RUN_COLUMNS = ("query_id", "doc_id", "score")
+QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
+
+
+def canonical_columns(kind: str) -> tuple[str, ...]:
+    return RUN_COLUMNS if kind == "run" else QRELS_COLUMNS
+
+
+@dataclass(frozen=True)
+class Reader:
+    """One input format: how it is recognised, and the function that reads it.
+
+    read(con, source, table, kind, columns) -> Loaded makes `table` with the canonical columns of
+    `kind` ('run' or 'qrels') from `source`: a files.File for a file format, the object itself for an
+    in-memory one. `columns` maps canonical names to the user's column names (None: guess).
+
+    A file is recognised by its first bytes (`magic`), then by its name (`extensions`, after any
+    .gz), then by its first line that is not blank or a comment (`first_line`), in the order the
+    readers are registered (readers/__init__.py). An in-memory object by `accepts`.
+    """
+
+    name: str  # the format's name in messages and Loaded.fmt: 'csv', 'parquet', 'trec', 'table'...
+    read: Callable[..., "Loaded"]
+    magic: bytes = b""
+    extensions: tuple[str, ...] = ()  # lower case, with the dot: ('.csv',)
+    first_line: Optional[Callable[[str], bool]] = None
+    accepts: Optional[Callable[[object], bool]] = None
+    # names files of this format often have without their deciding it (a .txt may hold CSV): they are
+    # taken off a run's file name to name the run, like `extensions`
+    usual_extensions: tuple[str, ...] = ()
+    title: str = ""  # the format's name in a sentence ("Parquet"), when not its `name`
+
+
+# explain(con, loaded, kind, error) -> the error to raise: `error` is DuckDB's failure to read or cast
+# the input, or None when the checks found a bad row (an empty id, a value that is no number or NaN)
+Explain = Callable[[duckdb.DuckDBPyConnection, "Loaded", str, Optional[Exception]], SqlrankError]
+
+
+@dataclass
+class Loaded:
+    """A canonical table in the connection, where it came from (for messages), and how to explain it."""
+
+    table: str
+    label: str  # file path or "<pandas DataFrame>" ...
+    explain: Explain
+    path: Path | None = None
+    compression: str = "none"
+    fmt: str = "table"  # the reader's name: trec, csv, tsv, json, parquet, table
+    source: str | None = None  # SQL of the raw input, re-read only to explain a bad row
+    columns: dict[str, str] = field(default_factory=dict)  # canonical name -> the input's column
+    notes: list[str] = field(default_factory=list)  # things the user should be told (Report.notices)
+    empty: str | None = None  # what an input without rows is told, when not "no rows; expected ..."
+    # False once the checks have seen every (query_id, doc_id) pair hash to a different value
+    may_have_duplicates: bool = True
+
+
+def create(con, loaded: Loaded, kind: str, select: str, materialize: bool) -> None:
+    """Make loaded.table from `select`: a table (text is parsed once) or a view (read in place)."""
+    statement = sqlgen.create_temp_table if materialize else sqlgen.create_temp_view
+    try:
+        con.execute(statement(loaded.table, select))
+    except duckdb.Error as error:
+        raise loaded.explain(con, loaded, kind, error) from None

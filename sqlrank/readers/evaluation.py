@@ -1,0 +1,109 @@
+"""The inputs of one evaluation: the qrels and one or more named runs, loaded, checked and described.
+
+load_inputs() leaves the qrels in QRELS_TABLE and each run in a table of its
+own, and returns the Report that says what was read (labels, names, rows
+dropped as duplicates) for the engine to fill in and the result to show.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import sqlgen
+from ..checks import resolve_duplicates
+from ..errors import EvaluationError
+from ..result import Report
+from .registry import load, run_name_suffixes
+
+QRELS_TABLE = "sqlrank_qrels"
+
+
+def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str = "error", missing: str = "zero",
+                depth: int | None = None) -> Report:
+    """Load the qrels into QRELS_TABLE and every run into a table of its own; a Report of what was read.
+
+    run: one source, a list of sources (named after their files) or a dict {name: source}.
+    columns: the canonical column names (query_id, doc_id, score, relevance) -> the inputs' own, or None.
+    duplicates: the policy for repeated (query_id, doc_id) rows; missing and depth are recorded in the Report.
+    """
+    qrels_columns = {k: v for k, v in columns.items() if k != "score"}
+    loaded_qrels = load(con, qrels, QRELS_TABLE + "_source", "qrels", qrels_columns)
+    dropped_qrels = resolve_duplicates(con, loaded_qrels, "qrels", duplicates)
+    # the qrels are small and read by several parts of the statement: keep one copy
+    con.execute(sqlgen.create_temp_table(QRELS_TABLE, sqlgen.select_all(loaded_qrels.table)))
+    if con.execute(f"SELECT count(*) FROM {QRELS_TABLE} WHERE query_id = 'all'").fetchall()[0][0]:
+        # the result's `all` rows are the means: a query of that name would be mistaken for them
+        raise EvaluationError(f"{loaded_qrels.label}: a query is named 'all', which the result reserves for the "
+                              "mean over queries; rename that query (in the qrels and the run)")
+    report = Report(qrels_label=loaded_qrels.label, missing_policy=missing, qrels_duplicates_dropped=dropped_qrels,
+                    depth=depth, duplicates_policy=duplicates)
+    report.input_notes += loaded_qrels.notes  # e.g. TREC labels cut to integers, as trec_eval does
+    run_columns = {k: v for k, v in columns.items() if k != "relevance"}
+    for number, (name, source, explicit) in enumerate(_named_runs(run)):
+        loaded = load(con, source, f"sqlrank_run_{number}", "run", run_columns)
+        dropped = resolve_duplicates(con, loaded, "run", duplicates)
+        table = sqlgen.identifier(loaded.table)
+        has_run_id = "run_id" in [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()]
+        if has_run_id and explicit:
+            # a table that names its own runs, and a name given to it: which one is meant would be a guess
+            raise EvaluationError(
+                f"{loaded.label}: has a run_id column and is also given the name '{name}'; pass it on its own "
+                "(run=table) to use its run_id column, or drop the column to call it by the name given"
+            )
+        # a table's own run_id column wins over a name made up from its file name
+        report.run_tables.append((None if has_run_id else (name or "run"), loaded.table))
+        report.run_sources.append((None if has_run_id else name, loaded.label, dropped))
+        report.input_notes += loaded.notes
+    if len(report.run_tables) > 1:
+        _check_distinct_run_names(con, report.run_tables)
+    return report
+
+
+def run_name(source, index: int) -> str:
+    """The name of the `index`-th run given without one: a path's file name without its extensions, else runN."""
+    if isinstance(source, (str, Path)):
+        name = Path(source).name
+        for suffix in run_name_suffixes():
+            if name.lower().endswith(suffix) and len(name) > len(suffix):
+                name = name[: -len(suffix)]
+        return name
+    return f"run{index + 1}"
+
+
+def _check_distinct_run_names(con, run_tables: list[tuple[str | None, str]]) -> None:
+    """Two sources under one run name would be ranked as one system: refuse."""
+    names: list[str] = []
+    for run_id, table in run_tables:
+        if run_id is not None:
+            names.append(run_id)
+        else:  # the table's own run ids (a scan of the run_id column, only when several runs are given)
+            names += [r[0] for r in con.execute(
+                f"SELECT DISTINCT CAST(run_id AS VARCHAR) FROM {sqlgen.identifier(table)}").fetchall()]
+    clashes = sorted(name for name in set(names) if names.count(name) > 1)
+    if clashes:
+        raise EvaluationError(f"two runs have the same name ({', '.join(clashes)}); pass a dict {{name: run}} "
+                              "with distinct names")
+
+
+def _named_runs(run):
+    """[(name or None, source, named by the user)]: a dict names its runs; paths are named after their file stem."""
+    if isinstance(run, dict) and run and not _is_dict_of_runs(run):
+        return [(None, run, False)]  # pytrec_eval shape {qid: {docid: score}}
+    if isinstance(run, dict):
+        if not run:
+            raise EvaluationError("no runs given: the dict of runs is empty")
+        return [(str(name), source, True) for name, source in run.items()]
+    if isinstance(run, (list, tuple)):
+        if not run:
+            raise EvaluationError("no runs given: the list of runs is empty")
+        return [(run_name(source, i), source, False) for i, source in enumerate(run)]
+    return [(run_name(run, 0) if isinstance(run, (str, Path)) else None, run, False)]
+
+
+def _is_dict_of_runs(run: dict) -> bool:
+    """{name: source} rather than pytrec_eval's {qid: {docid: score}}: some value is not a dict of numbers.
+
+    {name: {qid: {docid: score}}} (several pytrec_eval runs) is a dict of runs too.
+    """
+    return any(not isinstance(value, dict) or any(isinstance(inner, dict) for inner in value.values())
+               for value in run.values())

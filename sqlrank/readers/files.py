@@ -1,0 +1,155 @@
+"""What every file reader shares: a path checked and its first bytes read, its text, and DuckDB's read errors.
+
+Files are read by DuckDB itself (no round trip through Python objects);
+Python opens a file only for its first bytes and line (to recognise its
+format) and, on the error path, to find the line to name. Paths are taken
+literally: `*`, `?`, `[` in a file name are not DuckDB glob patterns
+(sqlgen.file_path).
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import InputError, SqlrankError, first_line, out_of_memory
+from .base import Loaded
+
+# C isspace(), trec_eval's field separator; the BOM is trimmed with it
+BLANKS = " \t\n\r\x0b\x0c\ufeff"
+GZIP_MAGIC = b"\x1f\x8b"  # gzip is recognised by its bytes: a `.gz` name is neither needed nor trusted
+READ_ERRORS = (OSError, EOFError, zlib.error, ValueError)  # gzip.BadGzipFile is an OSError
+
+
+@dataclass(frozen=True)
+class File:
+    """A readable file: its path, its first bytes and its compression ('gzip' or 'none')."""
+
+    path: Path
+    head: bytes
+    compression: str
+
+    @property
+    def extension(self) -> str:
+        """The last extension in lower case, after any .gz ('.csv' for run.CSV.gz); '' for none."""
+        suffixes = [suffix.lower() for suffix in self.path.suffixes]
+        if suffixes and suffixes[-1] == ".gz":
+            suffixes = suffixes[:-1]
+        return suffixes[-1] if suffixes else ""
+
+
+def open_file(path: Path, kind: str) -> File:
+    """The file at `path` with its first bytes, after checking that it is a readable file."""
+    label = str(path)
+    try:
+        exists, is_dir, is_file = path.exists(), path.is_dir(), path.is_file()
+    except (OSError, ValueError) as error:  # e.g. a NUL byte or a name too long for the OS
+        raise InputError(f"{label}: not a usable file name ({error}); check the path") from None
+    if not exists:
+        order = "first" if kind == "qrels" else "second"
+        raise InputError(f"{label}: no such file; check the path (the {kind} comes {order}: "
+                         "sqlrank eval QRELS RUN)")
+    if is_dir:
+        raise InputError(f"{label}: is a directory, expected a {kind} file; name a file inside it")
+    if not is_file:
+        # a pipe (/dev/stdin, <(zcat ...)) gives its bytes once, and an input is read more than once
+        # (its first bytes for the format, a TREC file's bytes checked before DuckDB parses them): the
+        # second read would find nothing and the file would seem empty
+        raise InputError(f"{label}: is a pipe or a device, not a file, and sqlrank reads its inputs more "
+                         f"than once; save it to a file first (e.g. zcat {kind}.gz > {kind}.txt; a .gz file "
+                         "can also be given as it is)")
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(8)  # enough for every reader's magic bytes
+    except PermissionError:
+        raise InputError(f"{label}: cannot be read (permission denied); check the file's permissions "
+                         "(e.g. chmod +r)") from None
+    except OSError as error:
+        raise InputError(f"{label}: cannot be read ({error.strerror or error}); check the file") from None
+    return File(path, head, "gzip" if head.startswith(GZIP_MAGIC) else "none")
+
+
+def open_text(path: Path, compression: str):
+    """The file as text, universal newlines (\\n, \\r\\n, \\r: DuckDB's line ends), bad bytes replaced."""
+    if compression == "gzip":
+        return gzip.open(path, "rt", encoding="utf-8", errors="replace", newline=None)
+    return open(path, encoding="utf-8", errors="replace", newline=None)
+
+
+def first_data_line(file: File) -> str | None:
+    """The first line that is not blank or a comment, from the first 64 KiB, stripped."""
+    try:
+        with open_text(file.path, file.compression) as handle:
+            text = handle.read(65536)
+    except READ_ERRORS as error:
+        raise unreadable(str(file.path), error, file.compression) from None
+    for line in text.splitlines():
+        stripped = line.strip(BLANKS)
+        if stripped and not stripped.startswith("#"):
+            return stripped
+    return None
+
+
+def unreadable(label: str, error: Exception, compression: str) -> InputError:
+    """A failure of Python's own reading (recognising, a header, error paths) as an InputError."""
+    if compression == "gzip":
+        return corrupt_gzip(label, error)
+    return InputError(f"{label}: cannot be read ({first_line(error)}); check the file")
+
+
+def corrupt_gzip(label: str, error: Exception) -> InputError:
+    return InputError(f"{label}: the gzip data is truncated or corrupt ({first_line(error)}); "
+                      "re-create or re-download the file (`gzip -t` checks it)")
+
+
+def read_error(loaded: Loaded, error: Exception, *, text: bool = True, line_fix: str = "check the line",
+               otherwise: str | None = None) -> SqlrankError:
+    """A DuckDB read failure in the user's words: the file, the line if DuckDB gave one, and the fix.
+
+    text: the format is text, so a UTF-8 error is looked for on the file's lines.
+    line_fix: what to do about a line DuckDB's CSV reader refused.
+    otherwise: the message when nothing more precise is known (default: cannot be read as FORMAT).
+    """
+    memory = out_of_memory(error)
+    if memory:
+        return memory
+    label = loaded.label
+    # DuckDB's message names the file: take it out, so that a folder called `gzip` decides nothing
+    message = str(error)
+    for name in filter(None, (str(loaded.path.absolute()) if loaded.path else "", label)):
+        message = message.replace(name, "<file>")
+    lowered = message.lower()
+    if "gzip" in lowered or "zlib" in lowered:
+        return corrupt_gzip(label, error)
+    if "invalid unicode" in lowered or "not utf-8 encoded" in lowered or "utf8" in lowered:
+        found = _first_invalid_utf8(loaded) if loaded.path and text else None
+        where = f"{label}:{found[0]}" if found else label
+        shown = f" (found the bytes {found[1]!r})" if found else ""
+        return InputError(f"{where}: is not UTF-8 text{shown}; convert the file to UTF-8 "
+                          "(e.g. iconv -f latin1 -t utf-8); compressed files must be gzip")
+    if "permission denied" in lowered:
+        return InputError(f"{label}: cannot be read (permission denied); check the file's permissions")
+    line = re.search(r"CSV Error on Line: (\d+)", message)
+    if line:  # DuckDB counts physical lines, as an editor does
+        detail = re.search(r"Expected Number of Columns: \d+ Found: \d+|Value with unterminated quote found"
+                           r"|Maximum line size of \d+ bytes exceeded", message)
+        return InputError(f"{label}:{line.group(1)}: {detail.group(0) if detail else 'malformed line'}; "
+                          f"fix the line ({line_fix})")
+    return InputError(otherwise or f"{label}: cannot be read as {loaded.fmt.upper()}: {first_line(error)}")
+
+
+def _first_invalid_utf8(loaded: Loaded) -> tuple[int, bytes] | None:
+    opener = gzip.open if loaded.compression == "gzip" else open
+    try:
+        with opener(loaded.path, "rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                try:
+                    raw.decode("utf-8")
+                except UnicodeDecodeError as bad:
+                    return number, raw[bad.start: bad.end]
+    except READ_ERRORS:
+        return None
+    return None

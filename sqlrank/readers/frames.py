@@ -1,0 +1,46 @@
+"""Tables in memory: pandas and polars DataFrames, pyarrow Tables, DuckDB relations.
+
+DuckDB scans pandas and pyarrow objects in place (a view over the registered
+object, no copy); polars DataFrames and DuckDB relations are handed over as
+Arrow tables. Columns are mapped as for files (tables.py).
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+from .. import sqlgen
+from ..errors import InputError, first_line
+from . import tables
+from .base import Loaded, Reader
+
+EXPLAIN = tables.explainer()
+
+
+def label_of(source) -> str:
+    """How messages name an object: `<pandas DataFrame>`, `<pyarrow Table>`..."""
+    return f"<{type(source).__module__.split('.')[0]} {type(source).__name__}>"
+
+
+def accepts(source) -> bool:
+    module = type(source).__module__
+    return isinstance(source, duckdb.DuckDBPyRelation) or module.startswith(("polars", "pandas", "pyarrow"))
+
+
+def read(con, source, table: str, kind: str, columns: dict, label: str | None = None) -> Loaded:
+    label = label or label_of(source)
+    data_name = table + "_data"
+    try:
+        if isinstance(source, duckdb.DuckDBPyRelation):
+            source = source.to_arrow_table() if hasattr(source, "to_arrow_table") else source.arrow()
+        elif type(source).__module__.startswith("polars"):
+            source = source.to_arrow()
+        con.register(data_name, source)
+        found = tables.describe(con, sqlgen.identifier(data_name))
+    except Exception as error:  # pandas, pyarrow, polars and DuckDB each have their own: all mean "unreadable"
+        raise InputError(f"{label}: cannot be read as a table: {first_line(error)}") from None
+    loaded = Loaded(table, label, EXPLAIN)
+    return tables.load_described(con, loaded, sqlgen.identifier(data_name), found, kind, columns, materialize=False)
+
+
+READER = Reader("table", read, accepts=accepts)

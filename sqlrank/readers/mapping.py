@@ -1,0 +1,39 @@
+"""pytrec_eval's dicts: {query_id: {doc_id: score}} (run) or {query_id: {doc_id: label}} (qrels).
+
+Ids become their text (str()), values must be real numbers; the dict is turned
+into a pyarrow Table and read as one (frames.py), under the label `<dict run>`.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+from ..checks import value_column
+from ..errors import InputError
+from . import frames
+from .base import Loaded, Reader
+
+
+def read(con, source: dict, table: str, kind: str, columns: dict) -> Loaded:
+    import pyarrow as pa
+
+    label = f"<dict {kind}>"
+    value_name = value_column(kind)
+    qids, dids, values = [], [], []
+    for qid, docs in source.items():
+        if not isinstance(docs, dict):
+            raise InputError(f"{label}: expected {{query_id: {{doc_id: {value_name}}}}}, "
+                             f"found {type(docs).__name__} for query {qid!r}")
+        for did, value in docs.items():
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                raise InputError(f"{label}: query {qid!r} doc {did!r}: the {value_name} must be a number, "
+                                 f"found {value!r}; fix the value")
+            qids.append(str(qid))
+            dids.append(str(did))
+            values.append(float(value))
+    arrow = pa.table({"query_id": pa.array(qids, pa.string()), "doc_id": pa.array(dids, pa.string()),
+                      value_name: pa.array(values, pa.float64())})
+    return frames.read(con, arrow, table, kind, {}, label=label)
+
+
+READER = Reader("table", read, accepts=lambda source: isinstance(source, dict))
