@@ -105,6 +105,6 @@ CREATE OR REPLACE MACRO sqlrank.precision_sum(ranking, k, rel) AS
 -- lround as trec_eval 10 does it: round() on a DOUBLE rounds halves away from zero
 CREATE OR REPLACE MACRO sqlrank.interpolated_precision(ranking, rel, recall) AS
     coalesce(list_max(list_slice(
-        list_transform(sqlrank.relevant_ranks(ranking, NULL, rel), lambda r, j: CAST(j AS DOUBLE) / r),
+        list_transform(sqlrank.relevant_ranks(ranking, NULL, rel), lambda r, j: CAST(j AS DOUBLE) / NULLIF(r, 0)),
         CAST(greatest(round(CAST(recall AS DOUBLE) * sqlrank.num_relevant(ranking, rel)), 1) AS BIGINT),
         len(sqlrank.relevant_ranks(ranking, NULL, rel)))), 0);

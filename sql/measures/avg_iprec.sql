@@ -10,5 +10,5 @@
 -- 0.0-0.3 (1 document needed), 0.5 at 0.4-0.6 (lround(0.6 · 4) = 2), 0 from 0.7:
 --   AvgIPrec = (4 · 1 + 3 · 0.5) / 11 = 0.5
 CREATE OR REPLACE MACRO sqlrank.measure_avg_iprec(ranking, k, rel) AS
-    list_sum(list_transform(CAST([0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0] AS DOUBLE[]),
-                            lambda level: sqlrank.interpolated_precision(ranking, rel, level))) / 11;
+    list_avg(list_transform(CAST([0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0] AS DOUBLE[]),
+                            lambda level: sqlrank.interpolated_precision(ranking, rel, level)));

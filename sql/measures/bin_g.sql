@@ -11,5 +11,5 @@
 --   binG = (1/log2(2) + 1/log2(3)) / 2 = (1 + 0.6309) / 2 = 0.8155
 CREATE OR REPLACE MACRO sqlrank.measure_bin_g(ranking, k, rel) AS
     coalesce(list_sum(list_transform(sqlrank.relevant_ranks(ranking, k, rel),
-                                     lambda r, j: 1.0 / log2(2 + r - j)))
+                                     lambda r, j: 1.0 / NULLIF(log2(2 + r - j), 0)))
              / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);

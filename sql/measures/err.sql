@@ -18,8 +18,8 @@ CREATE OR REPLACE MACRO sqlrank.measure_err(ranking, k, max_grade) AS
                     || CAST(max_grade AS VARCHAR) || '); pass ERR(max_grade=...) with the highest grade')
     ELSE coalesce(list_sum(list_transform(
         list_filter(sqlrank.top_documents(ranking, k), lambda d: d.label > 0),
-        lambda hit, j: (pow(2, hit.label) - 1) / pow(2, max_grade) / hit.rank
+        lambda hit, j: (pow(2, hit.label) - 1) / NULLIF(pow(2, max_grade), 0) / NULLIF(hit.rank, 0)
             * coalesce(list_product(list_transform(
                   list_slice(list_filter(sqlrank.top_documents(ranking, k), lambda d: d.label > 0), 1, j - 1),
-                  lambda above: 1 - (pow(2, above.label) - 1) / pow(2, max_grade))), 1))), 0)
+                  lambda above: 1 - (pow(2, above.label) - 1) / NULLIF(pow(2, max_grade), 0))), 1))), 0)
     END;

@@ -15,11 +15,13 @@ CREATE OR REPLACE MACRO sqlrank.measure_g(ranking, k) AS
     coalesce(
         list_sum(list_transform(
             list_filter(ranking.documents, lambda d: d.label > 0),
-            lambda d, j: d.label / log2(
+            lambda d, j: d.label / NULLIF(log2(
                 2 + d.rank
+                -- the ideal's cost above 1 per rank, up to this rank
                 + coalesce(list_sum(list_transform(list_slice(sqlrank.ideal_gains(ranking, 'linear', 'qrels'), 1, d.rank),
                                                    lambda g: greatest(g - 1, 0))), 0)
+                -- the run's gain up to this document
                 - list_sum(list_transform(list_slice(list_filter(ranking.documents, lambda e: e.label > 0), 1, j),
-                                          lambda e: e.label)))))
+                                          lambda e: e.label))), 0)))
         / NULLIF(list_sum(sqlrank.ideal_gains(ranking, 'linear', 'qrels')), 0),
         0);

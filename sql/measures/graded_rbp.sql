@@ -14,4 +14,4 @@
 CREATE OR REPLACE MACRO sqlrank.measure_graded_rbp(ranking, k) AS
     coalesce((1 - 0.9) * list_sum(list_transform(
         ranking.documents,
-        lambda d: greatest(d.label, 0) / greatest(ranking.labels[1], 1) * pow(0.9, d.rank - 1))), 0);
+        lambda d: greatest(d.label, 0) / NULLIF(greatest(ranking.labels[1], 1), 0) * pow(0.9, d.rank - 1))), 0);

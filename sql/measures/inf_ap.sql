@@ -24,7 +24,8 @@ CREATE OR REPLACE MACRO sqlrank.measure_inf_ap(ranking, k, rel) AS
                                                      lambda above: sqlrank.is_judged_nonrelevant(above.label, rel))))),
             lambda pooled: pooled.relevant),
         lambda hit, j: CASE WHEN hit.rank = 1 THEN 1.0
-            ELSE 1.0 / hit.rank + ((hit.rank - 1.0) / hit.rank) * ((hit.place - 1.0) / (hit.rank - 1.0))
-                 * ((j - 1 + 1e-5) / (j - 1 + hit.nonrelevant_above + 2 * 1e-5))
+            ELSE 1.0 / NULLIF(hit.rank, 0) + ((hit.rank - 1.0) / NULLIF(hit.rank, 0))
+                 * ((hit.place - 1.0) / NULLIF(hit.rank - 1.0, 0))
+                 * ((j - 1 + 1e-5) / NULLIF(j - 1 + hit.nonrelevant_above + 2 * 1e-5, 0))
         END))
         / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);

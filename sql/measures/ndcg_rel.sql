@@ -17,7 +17,7 @@ CREATE OR REPLACE MACRO sqlrank.measure_ndcg_rel(ranking, k) AS
              list_filter(ranking.documents, lambda d: d.label > 0),
              -- not `d`: the shared macros' own lambdas are named d, and a macro argument is pasted in as text
              lambda hit: sqlrank.dcg_of(ranking, hit.rank, 'linear', 'log2', 2)
-                         / sqlrank.ideal_dcg(sqlrank.ideal_gains(ranking, 'linear', 'qrels'), hit.rank, 'log2', 2)))
+                         / NULLIF(sqlrank.ideal_dcg(sqlrank.ideal_gains(ranking, 'linear', 'qrels'), hit.rank, 'log2', 2), 0)))
          + (len(sqlrank.ideal_gains(ranking, 'linear', 'qrels'))
             - len(list_filter(ranking.documents, lambda d: d.label > 0)))
            * sqlrank.dcg_of(ranking, NULL, 'linear', 'log2', 2)

@@ -25,14 +25,14 @@ CREATE OR REPLACE MACRO sqlrank.measure_rndcg(ranking, k, rel) AS
                                    OR sqlrank.ideal_gains(ranking, 'linear', 'qrels')[b]
                                       <> sqlrank.ideal_gains(ranking, 'linear', 'qrels')[b + 1]),
              lambda b: sqlrank.dcg_of(ranking, b, 'linear', 'log2', 2)
-                       / sqlrank.ideal_dcg(sqlrank.ideal_gains(ranking, 'linear', 'qrels'), b, 'log2', 2))), 0)
+                       / NULLIF(sqlrank.ideal_dcg(sqlrank.ideal_gains(ranking, 'linear', 'qrels'), b, 'log2', 2), 0))), 0)
          + CASE WHEN len(sqlrank.ideal_gains(ranking, 'linear', 'qrels')) + 1 < ranking.num_ret
                 THEN sqlrank.dcg_of(ranking, NULL, 'linear', 'log2', 2)
-                     / sqlrank.ideal_dcg(sqlrank.ideal_gains(ranking, 'linear', 'qrels'), NULL, 'log2', 2)
+                     / NULLIF(sqlrank.ideal_dcg(sqlrank.ideal_gains(ranking, 'linear', 'qrels'), NULL, 'log2', 2), 0)
                 ELSE 0 END)
-        / (len(list_filter(range(1, len(sqlrank.ideal_gains(ranking, 'linear', 'qrels')) + 1),
+        / NULLIF(len(list_filter(range(1, len(sqlrank.ideal_gains(ranking, 'linear', 'qrels')) + 1),
                            lambda b: b = len(sqlrank.ideal_gains(ranking, 'linear', 'qrels'))
                                      OR sqlrank.ideal_gains(ranking, 'linear', 'qrels')[b]
                                         <> sqlrank.ideal_gains(ranking, 'linear', 'qrels')[b + 1]))
-           + CASE WHEN len(sqlrank.ideal_gains(ranking, 'linear', 'qrels')) + 1 < ranking.num_ret THEN 1 ELSE 0 END)
+           + CASE WHEN len(sqlrank.ideal_gains(ranking, 'linear', 'qrels')) + 1 < ranking.num_ret THEN 1 ELSE 0 END, 0)
     END;
