@@ -3,19 +3,35 @@
     import sqlrank
     result = sqlrank.evaluate("qrels.txt", "run.trec", ["nDCG@10", "AP", "RR"])
     result.summary        # {'nDCG@10': 0.47, 'AP': 0.31, 'RR': 0.62}
+    sqlrank.export.write(result, "results.md")    # or .csv, .json, .parquet, .tex, .trec, ...
+
+This module is the public API: the command line (sqlrank.cli) uses nothing else.
 """
 
-from .engine import evaluate
+from .checks import DUPLICATE_POLICIES
+from .engine import MISSING_POLICIES, SCORE_PRECISIONS, evaluate
 from .errors import EvaluationError, InputError, MeasureError, OutputError, ResourceError, SqlrankError, SqlrankNotice
-from .views import load_qrels, load_run
 from .macros import connect, install, sql_script
+from .measures import PARAMETERS as MEASURE_PARAMETERS
 from .measures import REGISTRY, Measure, describe as describe_measures, parse_all as parse_measures
+from .readers import run_name as _run_name
 from .registry import DEFAULT_MEASURES
 from .result import Result
+from .user_sql import query
+from .views import load_qrels, load_run
+
+
+def run_name(path) -> str:
+    """The name a run file gets in a result when none is given: its file name without the format's extensions."""
+    return _run_name(path, 0)
 
 
 def __getattr__(name: str):
-    """`__version__`, looked up in the installed metadata only when asked for (`sqlrank --version`)."""
+    """`export` and `__version__`, loaded only when asked for: a program that writes no file needs neither."""
+    if name == "export":
+        import importlib
+
+        return importlib.import_module(f"{__name__}.export")  # importing a submodule also sets the attribute
     if name != "__version__":
         raise AttributeError(f"module 'sqlrank' has no attribute {name!r}")
     from importlib.metadata import PackageNotFoundError, version
@@ -29,7 +45,9 @@ def __getattr__(name: str):
 
 
 __all__ = [
-    "evaluate", "connect", "install", "sql_script", "load_run", "load_qrels", "parse_measures", "describe_measures",
-    "REGISTRY", "DEFAULT_MEASURES", "Measure", "Result", "SqlrankError", "InputError", "MeasureError", "EvaluationError",
-    "OutputError", "ResourceError", "SqlrankNotice", "__version__",
+    "evaluate", "connect", "install", "sql_script", "load_run", "load_qrels", "query", "export", "run_name",
+    "parse_measures", "describe_measures", "REGISTRY", "DEFAULT_MEASURES", "MEASURE_PARAMETERS", "Measure", "Result",
+    "MISSING_POLICIES", "DUPLICATE_POLICIES", "SCORE_PRECISIONS",
+    "SqlrankError", "InputError", "MeasureError", "EvaluationError", "OutputError", "ResourceError", "SqlrankNotice",
+    "__version__",
 ]

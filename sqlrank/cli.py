@@ -9,7 +9,9 @@ Only results go to stdout (or to -o FILE, written atomically); notices,
 progress and errors go to stderr. A user mistake ends in one line
 `sqlrank: error: ...` and exit code 1 (bad data) or 2 (bad usage), never a
 traceback. The numbers, the SQL and the formats are the library's: this
-module holds none of them.
+module holds none of them, and imports only the public API (`sqlrank`) and its
+errors. A process-wide setting (the garbage collector) is made in main(),
+never in run(), which tests call in their own process.
 """
 
 from __future__ import annotations
@@ -22,25 +24,18 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, NoReturn, Optional
 
-import duckdb
 import typer
 
 import sqlrank
-
-from . import export
-from .checks import DUPLICATE_POLICIES
-from .engine import MISSING_POLICIES, SCORE_PRECISIONS
-from .errors import SqlrankError, first_line, out_of_memory
-from .measures import PARAMETERS, describe
-from .readers import run_name
+from sqlrank.errors import SqlrankError
 
 DEFAULT_MEASURES = sqlrank.DEFAULT_MEASURES
 
 # choices as enums: Typer shows them in --help and refuses anything else (exit 2)
-Format = enum.Enum("Format", {name: name for name in export.FORMATS}, type=str)
-Missing = enum.Enum("Missing", {name: name for name in MISSING_POLICIES}, type=str)
-Duplicates = enum.Enum("Duplicates", {name: name for name in DUPLICATE_POLICIES}, type=str)
-ScorePrecision = enum.Enum("ScorePrecision", {name: name for name in SCORE_PRECISIONS}, type=str)
+Format = enum.Enum("Format", {name: name for name in sqlrank.export.FORMATS}, type=str)
+Missing = enum.Enum("Missing", {name: name for name in sqlrank.MISSING_POLICIES}, type=str)
+Duplicates = enum.Enum("Duplicates", {name: name for name in sqlrank.DUPLICATE_POLICIES}, type=str)
+ScorePrecision = enum.Enum("ScorePrecision", {name: name for name in sqlrank.SCORE_PRECISIONS}, type=str)
 
 app = typer.Typer(
     name="sqlrank",
@@ -134,10 +129,7 @@ def eval_command(
     """
     with _user_errors():
         named_runs, paths = _named_runs(runs)
-        fmt_name, target = _destination(fmt, output)
-        inputs = (qrels, *paths)
-        if target is not None:
-            export.check_target(target, inputs)
+        fmt_name, target = _destination(fmt, output, inputs=(qrels, *paths))
         # the connection is closed as soon as the numbers are out (which also removes any spill files)
         with _connect(threads, memory_limit, temp_directory) as con, \
                 _status(f"evaluating {len(paths)} run{'s' if len(paths) > 1 else ''} against {qrels}"):
@@ -150,9 +142,9 @@ def eval_command(
         for notice in result.notices():
             typer.echo(f"sqlrank: note: {notice}", err=True)
         if target is not None:
-            export.write(result, target, fmt_name, per_query=per_query, inputs=inputs)
+            sqlrank.export.write(result, target, fmt_name, per_query=per_query)
         else:
-            _emit(export.render(result, fmt_name, per_query=per_query))
+            _emit(sqlrank.export.render(result, fmt_name, per_query=per_query))
 
 
 @app.command("query")
@@ -191,10 +183,7 @@ def query_command(
         qrels_views = _views(qrels or [], "qrels", "--qrels")
         run_views = _views(run or [], "run", "--run")
         _refuse_same_names(qrels_views + run_views)
-        fmt_name, target = _destination(fmt, output)
-        inputs = tuple(path for _, path in qrels_views + run_views)
-        if target is not None:
-            export.check_target(target, inputs)
+        fmt_name, target = _destination(fmt, output, inputs=tuple(path for _, path in qrels_views + run_views))
         text = _sql_text(sql)
         with _connect(threads, memory_limit, temp_directory) as con:
             for name, path in qrels_views:
@@ -204,13 +193,13 @@ def query_command(
                 sqlrank.load_run(con, path, name, duplicates=duplicates.value, query_col=query_col, doc_col=doc_col,
                                  score_col=score_col)
             with _status("running the query"):
-                table = _run_sql(con, text)
+                table = sqlrank.query(con, text)
         if table is None:  # a statement without a result (CREATE, SET, ...)
             return
         if target is not None:
-            export.write_arrow(table, target, fmt_name, inputs=inputs)
+            sqlrank.export.write_arrow(table, target, fmt_name)
         else:
-            _emit(export.render_arrow(table, fmt_name))
+            _emit(sqlrank.export.render_arrow(table, fmt_name))
 
 
 @app.command("sql")
@@ -227,32 +216,31 @@ def sql_command() -> None:
 def measures_command() -> None:
     """List the measures, their spellings and parameters."""
     lines = []
-    rows = describe()
-    heads = [row["name"] + ("[@k]" if row["cutoff"] else f"@{row['at']}" if row["at"] else "") for row in rows]
-    width = max(15, *(len(head) + 2 for head in heads))  # every name stands apart from its definition
-    for name, row in zip(heads, rows):
+    for row in sqlrank.describe_measures():
+        name = row["name"] + ("[@k]" if row["cutoff"] else f"@{row['at']}" if row["at"] else "")
         summed = "; summed, not averaged, in the 'all' row" if row["summary"] == "sum" else ""
-        lines.append(f"{name:<{width}}{row['definition']}{summed}")
+        lines.append(f"{name:<13}  {row['definition']}{summed}")  # a name past the column still gets its gap
         if row["aliases"]:
-            lines.append(f"{'':<{width}}also: {', '.join(row['aliases'])}")
+            lines.append(f"{'':<15}also: {', '.join(row['aliases'])}")
         if row["parameters"]:
-            lines.append(f"{'':<{width}}parameters: {', '.join(f'{p}={d}' for p, d in row['parameters'].items())}")
+            lines.append(f"{'':<15}parameters: {', '.join(f'{p}={d}' for p, d in row['parameters'].items())}")
     lines += ["", "Parameters go in parentheses before the cutoff: nDCG(gain=exp)@10, AP(rel=2)@100.",
               "Names are case-insensitive; trec_eval's work too (ndcg_cut_10, map, P.5,10, recall_100).", ""]
-    name_width = max(13, *(len(name) + 2 for name in PARAMETERS))
-    for parameter in PARAMETERS.values():
+    for parameter in sqlrank.MEASURE_PARAMETERS.values():
         values = "|".join(parameter.choices) or "a number"
-        lines.append(f"  {parameter.name:<{name_width}}{values} (default {parameter.default}): {parameter.help}")
+        lines.append(f"  {parameter.name:<11}  {values} (default {parameter.default}): {parameter.help}")
     typer.echo("\n".join(lines))
 
 
 def main() -> NoReturn:
     """The console script `sqlrank` (and `python -m sqlrank`): the command, then the end of the process."""
+    # one command and the process ends: collecting reference cycles would only cost time (docs/performance.md)
+    gc.disable()
     code = run()
     # The command is done: its output written (files renamed into place), its DuckDB connection
     # closed (spill files removed). Tearing the interpreter down would free every module and object
-    # one by one, 0.07 s of a 0.7 s evaluation of 1M rows (DuckDB, pyarrow and numpy loaded) and
-    # 0.08 s at 10M; os._exit skips that, once what is buffered for stdout and stderr is out.
+    # one by one, a tenth of a small evaluation's time (docs/performance.md); os._exit skips that,
+    # once what is buffered for stdout and stderr is out.
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:  # None: started with the descriptor closed (`>&-`)
@@ -263,9 +251,10 @@ def main() -> NoReturn:
 
 
 def run(args: list[str] | None = None) -> int:
-    """The command line's work (the arguments of sys.argv unless given); returns the exit code."""
-    # one command and the process ends: collecting reference cycles would only cost time (~25 ms of a small eval)
-    gc.disable()
+    """The command line's work (the arguments of sys.argv unless given); returns the exit code.
+
+    Changes nothing in the process beyond the command's own output: tests call it in theirs.
+    """
     try:
         app(args=args, prog_name="sqlrank")
     except SystemExit as end:
@@ -295,17 +284,14 @@ def _user_errors():
         raise typer.Exit(error.exit_code) from None
 
 
-def _connect(threads: int | None, memory_limit: str | None, temp_directory: Path | None) -> duckdb.DuckDBPyConnection:
+def _connect(threads: int | None, memory_limit: str | None, temp_directory: Path | None):
     """The DuckDB connection a command works in: DuckDB's own progress bar only for a person at a terminal.
 
     DuckDB draws a bar on stderr for every statement that runs past two seconds and leaves it
     there; in a pipe or a log file those are lines of noise among the notices.
     """
-    con = sqlrank.connect(threads=threads, memory_limit=memory_limit,
-                          temp_directory=None if temp_directory is None else str(temp_directory))
-    if not _at_terminal(sys.stderr):
-        con.execute("SET enable_progress_bar = false")
-    return con
+    return sqlrank.connect(threads=threads, memory_limit=memory_limit, progress_bar=_at_terminal(sys.stderr),
+                           temp_directory=None if temp_directory is None else str(temp_directory))
 
 
 def _at_terminal(stream) -> bool:
@@ -345,7 +331,9 @@ def _named_runs(arguments: list[str]) -> tuple[list[str] | dict[str, str], list[
     """
     split = [_split_name(argument) for argument in arguments]
     paths = [path for _, path in split]
-    names = [name or run_name(path, i) for i, (name, path) in enumerate(split)]
+    # the clash check is the command line's own: a dict of runs would keep only the last of two
+    # alike names, and a clash of file names is refused before any file is read
+    names = [name or sqlrank.run_name(path) for name, path in split]
     clashes = sorted({name for name in names if names.count(name) > 1})
     if clashes:
         raise typer.BadParameter(f"several runs are named {', '.join(repr(c) for c in clashes)}; "
@@ -371,10 +359,11 @@ def _refuse_same_names(views: list[tuple[str, str]]) -> None:
                                  "give them different names with NAME=PATH")
 
 
-def _destination(fmt, output: Path | None) -> tuple[str, Path | None]:
-    """(format, file or None for stdout): -f wins, else the file's extension, else a table for people.
+def _destination(fmt, output: Path | None, inputs: tuple = ()):
+    """(format, checked output or None for stdout): -f wins, else the file's extension, else a table for people.
 
-    Checked before any work is done, so that a long evaluation is not thrown away at the end.
+    Checked before any work is done, so that a long evaluation is not thrown away at the end;
+    writing to the checked output checks nothing again.
     """
     if output is None or str(output) == "-":
         if fmt is not None and fmt.value == "parquet" and _at_terminal(sys.stdout):
@@ -382,11 +371,13 @@ def _destination(fmt, output: Path | None) -> tuple[str, Path | None]:
                                      param_hint="-f/--format")
         return (fmt.value if fmt else "table"), None
     if fmt is not None:
-        return fmt.value, output
-    try:
-        return export.format_for(output), output
-    except SqlrankError as error:
-        raise typer.BadParameter(str(error), param_hint="-o/--output") from None
+        fmt_name = fmt.value
+    else:
+        try:
+            fmt_name = sqlrank.export.format_for(output)
+        except SqlrankError as error:
+            raise typer.BadParameter(str(error), param_hint="-o/--output") from None
+    return fmt_name, sqlrank.export.check_target(output, inputs)
 
 
 def _sql_text(sql: str) -> str:
@@ -402,15 +393,6 @@ def _sql_text(sql: str) -> str:
         raise typer.BadParameter(f"no SQL to run: {where} only blanks; give a statement such as "
                                  "\"SELECT * FROM sqlrank.ndcg('qrels', 'run', k := 10)\"", param_hint="SQL")
     return text
-
-
-def _run_sql(con, text: str):
-    """The user's SQL, run as given; a DuckDB error becomes one clean line."""
-    try:
-        relation = con.sql(text)
-        return None if relation is None else relation.to_arrow_table()
-    except duckdb.Error as error:
-        raise out_of_memory(error) or SqlrankError(f"the SQL failed: {first_line(error)}") from None
 
 
 def _emit(data: bytes) -> None:

@@ -114,7 +114,7 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
     without one), each run's per-query rows by query_id and then its `all` rows.
     """
     rankings = sqlgen.call("sqlrank.rankings", sqlgen.literal(qrels), sqlgen.literal(judged), missing=missing)
-    values = "[" + ", ".join(_measure_value(m) for m in measures) + "]"
+    values = _measure_values(measures)
     names = sqlgen.literal([str(m) for m in measures])
     aggregates = sqlgen.literal([m.definition.aggregate for m in measures])
     given = ""
@@ -151,11 +151,40 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
     )
 
 
-def _measure_value(measure: Measure) -> str:
-    """`sqlrank.measure_ndcg(ranking, 10, 'linear', ...)`: the measure's scalar macro, its parameters in registry order."""
-    definition = measure.definition
-    arguments = [sqlgen.literal(measure.param(name)) for name in definition.params]
-    return sqlgen.call(f"sqlrank.measure_{definition.macro}", "ranking", sqlgen.literal(measure.k), *arguments)
+# Past this many measure/cutoff pairs a statement of one call each takes DuckDB longer to plan than
+# to run, and the planning time grows faster than the calls (docs/performance.md#the-measures-statement).
+DIRECT_CALLS_UP_TO = 32
+
+
+def _measure_values(measures: list[Measure]) -> str:
+    """One list of every measure's value for a query's `ranking`, in the order asked for.
+
+    Up to DIRECT_CALLS_UP_TO measures, one call of its scalar macro each. Past that, each measure
+    with its parameters is one call mapped over its cutoffs (`list_transform([5, 10], lambda
+    sqlrank_cutoff: sqlrank.measure_p(ranking, sqlrank_cutoff, 1))`), so the statement grows with
+    the measures and not with measures times cutoffs; a mapped call copies the ranking once per
+    cutoff, which is why short lists keep the direct calls.
+    """
+    if len(measures) <= DIRECT_CALLS_UP_TO:
+        return "[" + ", ".join(_measure_call(m, sqlgen.literal(m.k)) for m in measures) + "]"
+    groups: dict[tuple, list[int]] = {}
+    for ordinal, measure in enumerate(measures):
+        groups.setdefault((measure.definition.name, measure.params), []).append(ordinal)
+    calls, order = [], []
+    for ordinals in groups.values():
+        cutoffs = sqlgen.literal([measures[ordinal].k for ordinal in ordinals])
+        calls.append(f"list_transform({cutoffs}, lambda sqlrank_cutoff: "
+                     f"{_measure_call(measures[ordinals[0]], 'sqlrank_cutoff')})")
+        order += ordinals
+    # the groups' values, flattened, put back in the order asked for (list positions count from 1)
+    position = {ordinal: number for number, ordinal in enumerate(order, start=1)}
+    return f"list_select(flatten([{', '.join(calls)}]), {sqlgen.literal([position[o] for o in range(len(measures))])})"
+
+
+def _measure_call(measure: Measure, cutoff: str) -> str:
+    """`sqlrank.measure_ndcg(ranking, 10, 'linear', ...)`: the scalar macro, its parameters in registry order."""
+    arguments = [sqlgen.literal(measure.param(name)) for name in measure.definition.params]
+    return sqlgen.call(f"sqlrank.measure_{measure.definition.macro}", "ranking", cutoff, *arguments)
 
 
 def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision: str,

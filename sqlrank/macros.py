@@ -146,8 +146,13 @@ def connect(
     threads: int | None = None,
     memory_limit: str | None = None,
     temp_directory: str | None = None,
+    progress_bar: bool | None = None,
 ) -> duckdb.DuckDBPyConnection:
-    """A DuckDB connection with the sqlrank macros installed and the resource settings applied."""
+    """A DuckDB connection with the sqlrank macros installed and the resource settings applied.
+
+    progress_bar: whether DuckDB draws its bar on stderr for a statement that runs past two
+    seconds (None: DuckDB's default); a person at a terminal wants it, a log file does not.
+    """
     config: dict[str, str] = {}
     if threads is not None:
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
@@ -165,6 +170,8 @@ def connect(
         from .errors import SqlrankError
 
         raise SqlrankError(f"cannot open DuckDB with {config or 'default settings'}: {error}") from None
+    if progress_bar is not None:  # a session setting: DuckDB refuses it in the connect-time config
+        con.execute(sqlgen.set_option("enable_progress_bar", bool(progress_bar)))
     # opened here, most often in memory and empty: installing outright costs less than looking first
     _INSTALLED_AT_CONNECT.add(_install_library(con))
     return con

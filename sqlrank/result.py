@@ -1,4 +1,9 @@
-"""The result of an evaluation: a long table plus the report of what the policies did."""
+"""The result of an evaluation: a long table, the parsed measures, and the report of what the policies did.
+
+The output formats (sqlrank.formats, written by sqlrank.export) read a Result
+through its methods; this module imports none of them but the terminal table,
+with which a Result shows itself.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pyarrow is imported by whoever made the table; importing it here would only slow `import sqlrank`
     import pyarrow as pa
+
+    from .measures import Measure
 
 
 @dataclass
@@ -57,19 +64,23 @@ class Report:
         return lines
 
 
+_ALL_ROWS = "SELECT * FROM result_rows WHERE query_id = 'all'"
+_QUERY_ROWS = "SELECT * FROM result_rows WHERE query_id <> 'all'"
+
+
 def where_all(table: pa.Table, is_all: bool) -> pa.Table:
     """The rows whose query_id is (or is not) 'all', in their order; a null query_id is neither.
 
-    DuckDB filters, not pyarrow: where pandas is installed, pyarrow 26 imports it on its first
-    compute call or filter (0.14-0.2 s, most of a 1M-row evaluation's fixed cost), where DuckDB
-    filters 500k rows in 15 ms.
+    DuckDB filters, not pyarrow: where pandas is installed, pyarrow imports it on its first
+    compute call or filter, most of a small evaluation's fixed cost (docs/performance.md).
     """
     import duckdb
 
     with duckdb.connect() as con:
         con.register("result_rows", table)
-        test = "=" if is_all else "<>"
-        return con.sql(f"SELECT * FROM result_rows WHERE query_id {test} 'all'").to_arrow_table()
+        sql = _ALL_ROWS if is_all else _QUERY_ROWS
+        return con.sql(sql).to_arrow_table()
+
 
 
 def duplicates_notice(source: str, kind: str, dropped: int, policy: str) -> str:
@@ -84,14 +95,20 @@ def _count(number: int, singular: str, plural: str | None = None) -> str:
 
 
 class Result:
-    """Long table (run_id, query_id, measure, value); `query_id = 'all'` rows hold the means."""
+    """Long table (run_id, query_id, measure, value); `query_id = 'all'` rows hold the means.
 
-    def __init__(self, table: pa.Table, measures, report: Report):
+    `measures` are the names of the measure column (what `summary` is indexed by),
+    `parsed_measures` the sqlrank.Measure objects behind them, in the same order.
+    """
+
+    def __init__(self, table: pa.Table, measures: list[Measure], report: Report):
         self._table = table
-        self.measures = [str(m) for m in measures]
+        self.parsed_measures = list(measures)
+        self.measures = [str(m) for m in self.parsed_measures]
+        self._by_name = dict(zip(self.measures, self.parsed_measures))
         self.report = report
         # the runs that have rows, in the table's order (both in the order given), from the report rather
-        # than from the table's 500k-row column (importing pyarrow.compute alone costs 25 ms): every
+        # than from the table's run_id column (which would need pyarrow.compute, slow to import): every
         # run has a row per qrels query, unless missing='skip' leaves out all of a run's queries
         self.runs = [run_id for run_id, run in report.runs.items()
                      if report.missing_policy != "skip" or run.queries > run.run_only_queries]
@@ -121,6 +138,14 @@ class Result:
         """The per-query rows (no `all` rows), long form."""
         return where_all(self._table, False)
 
+    def rows(self, per_query: bool = False) -> pa.Table:
+        """The rows a report shows, long form: the `all` rows (the means), or with per_query all of them."""
+        return self._table if per_query else where_all(self._table, True)
+
+    def measure(self, name: str) -> Measure:
+        """The parsed measure behind a name of the measure column ("nDCG@10")."""
+        return self._by_name[name]
+
     def notices(self) -> list[str]:
         return self.report.notices()
 
@@ -128,14 +153,14 @@ class Result:
         return self._table.num_rows
 
     def __str__(self) -> str:
-        from .export import format_table
+        from .formats.table import result_text
 
-        return format_table(self, per_query=False)
+        return result_text(self, per_query=False)
 
     def __repr__(self) -> str:
         return f"<sqlrank.Result {len(self.runs)} run(s), {len(self.measures)} measure(s)>\n{self}"
 
     def _repr_html_(self) -> str:
-        from .export import format_html
+        from .formats.table import result_html
 
-        return format_html(self)
+        return result_html(self)

@@ -61,3 +61,8 @@ def insert_by_name(name: str, select: str) -> str:
 
 def select_all(table: str) -> str:
     return f"SELECT * FROM {identifier(table)}"
+
+
+def set_option(name: str, value) -> str:
+    """`SET name = value`, for a setting DuckDB takes per connection only (enable_progress_bar)."""
+    return f"SET {name} = {literal(value)}"

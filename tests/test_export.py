@@ -24,6 +24,7 @@ import pytest
 import sqlrank
 from formats import read_rows
 from sqlrank import export
+from sqlrank.formats import columns
 from sqlrank.errors import OutputError
 
 QRELS = {"q1": {"d1": 2, "d2": 1, "d3": 0, "d4": 1}, "q2": {"d1": 1, "d5": 0}}
@@ -78,9 +79,9 @@ def test_a_big_table_encoded_in_slices_gives_the_same_bytes(monkeypatch, tmp_pat
     table = pa.table({"query_id": [f"q{i}" for i in range(10)], "measure": ["AP"] * 10,
                       "value": [i / 3 for i in range(10)]})
     whole = export.render_arrow(table, fmt)
-    monkeypatch.setattr(export, "CSV_SLICE_ROWS", 4)
-    monkeypatch.setattr(export.os, "cpu_count", lambda: 2)
-    parts = [bytes(part) for part in export._encode_arrow(table, fmt)]
+    monkeypatch.setattr(columns, "CSV_SLICE_ROWS", 4)
+    monkeypatch.setattr(columns.os, "cpu_count", lambda: 2)
+    parts = [bytes(part) for part in export._table_parts(table, fmt)]
     assert [part.count(b"\n") for part in parts] == [5, 4, 2]  # the header and 4 rows, 4 rows, 2 rows
     assert export.render_arrow(table, fmt) == whole
     written = export.write_arrow(table, tmp_path / f"out.{fmt}")

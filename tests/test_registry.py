@@ -119,3 +119,15 @@ def test_no_measure_is_named_in_the_code_outside_its_file_and_its_registry_entry
               for path in sql_dir().rglob("*.sql") if path.parent.name != "measures"
               for line, value in named_measures(path.read_text(encoding="utf-8"), python=False)]
     assert found == []
+
+
+@pytest.mark.parametrize(("option", "choices"), [("missing", sqlrank.MISSING_POLICIES),
+                                                 ("score_precision", sqlrank.SCORE_PRECISIONS)])
+def test_the_sql_accepts_exactly_the_python_policies(con, option, choices):
+    """The policies are declared in Python; the shell's macros check the same words."""
+    con.execute("CREATE OR REPLACE TABLE qrels AS SELECT 'q' AS query_id, 'a' AS doc_id, 1 AS relevance")
+    con.execute("CREATE OR REPLACE TABLE run AS SELECT 'q' AS query_id, 'a' AS doc_id, 1.0 AS score")
+    for choice in choices:
+        con.execute(f"SELECT * FROM sqlrank.ap('qrels', 'run', {option} := ?)", [choice]).fetchall()
+    with pytest.raises(duckdb.Error, match=f"sqlrank: unknown {option} 'bogus'"):
+        con.execute(f"SELECT * FROM sqlrank.ap('qrels', 'run', {option} := 'bogus')").fetchall()

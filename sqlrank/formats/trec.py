@@ -1,0 +1,54 @@
+"""`trec`: trec_eval's text layout, `measure<pad to 22>\\tquery\\tvalue`, 4 decimals, trec_eval's names.
+
+Several runs come one after another, each line starting with its run id
+(trec_eval evaluates one run at a time, so it has no such column).
+"""
+
+from __future__ import annotations
+
+from ..errors import OutputError
+from . import cell, number, shown
+
+NAME_WIDTH = 22  # trec_eval pads measure names to 22 characters (printf "%-22s")
+
+
+def line(run_id: str | None, name: str, query_id: str, value: str) -> str:
+    prefix = f"{run_id}\t" if run_id is not None else ""
+    return f"{prefix}{name:<{NAME_WIDTH}}\t{query_id}\t{value}\n"
+
+
+def render_result(result, per_query: bool) -> list[bytes]:
+    """A Result; per query by default on the command line's -q, as trec_eval -q prints."""
+    from ..measures import trec_name
+
+    names = {name: trec_name(result.measure(name)) for name in result.measures}
+    several = len(result.runs) > 1
+    text = "".join(line(row["run_id"] if several else None, names[row["measure"]], row["query_id"],
+                        shown(result, row["measure"], row["value"]))
+                   for row in result.rows(per_query).to_pylist())
+    return [text.encode()]
+
+
+def render_table(table) -> list[bytes]:
+    """Any table with the columns measure, query_id and value (and run_id for several runs)."""
+    import pyarrow as pa
+
+    needed = ("measure", "query_id", "value")
+    if any(name not in table.column_names for name in needed):
+        raise OutputError(f"the trec format needs the columns {', '.join(needed)} (found "
+                          f"{', '.join(table.column_names) or 'none'}); rename them with AS, or choose another format")
+    whole = pa.types.is_integer(table.schema.field("value").type)
+    several = "run_id" in table.column_names and len(set(table["run_id"].to_pylist())) > 1
+    text = "".join(line(cell(row["run_id"]) if several else None, cell(row["measure"]), cell(row["query_id"]),
+                        "NULL" if row["value"] is None else str(row["value"]) if whole
+                        else number(float(row["value"]), _count_name(cell(row["measure"]))))
+                   for row in table.to_pylist())
+    return [text.encode()]
+
+
+def _count_name(text: str) -> bool:
+    """Whether a measure column's text names a count: a table of any origin has only the name to go by."""
+    from ..measures import REGISTRY
+
+    name = text.split("(")[0].split("@")[0]
+    return name in REGISTRY and REGISTRY[name].aggregate == "sum"
