@@ -1,5 +1,5 @@
 -- sqlrank.judged_ranking(qrels_table, run_table, depth := NULL, score_precision := 'double',
---     one_run := false, zero_labels := true)
+--     one_run := false, zero_labels := true, negative_labels := false)
 --   -> ([run_id,] query_id, doc_id, relevance, rank, num_ret)
 --
 -- The one pass over the run that every measure needs: attach the judgment
@@ -20,6 +20,10 @@
 -- so only bpref (judged non-relevant documents) and rel <= 0 read them; the
 -- engine passes false when no measure asked needs them (the registry's
 -- judged_nonrelevant), which halves the table when most judgments are 0.
+--
+-- negative_labels := true keeps the negative labels too ("judged but unusable"),
+-- which count as unjudged everywhere except for the measures that tell them
+-- apart from documents never judged (infAP's pool, Judged).
 --
 -- Two plans, one result; the depth picks one and DuckDB drops the other (its
 -- input is filtered by a constant that folds to false):
@@ -43,10 +47,11 @@
 -- first: score descending, equal scores by doc_id descending, exactly the
 -- window's ORDER BY.
 CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := NULL, score_precision := 'double',
-                                               one_run := false, zero_labels := true) AS TABLE
+                                               one_run := false, zero_labels := true,
+                                               negative_labels := false) AS TABLE
     WITH sqlrank_judgment AS (
         SELECT * FROM sqlrank.judgments(qrels_table)
-        WHERE relevance > 0 OR (relevance = 0 AND zero_labels)
+        WHERE relevance > 0 OR (relevance = 0 AND zero_labels) OR (relevance < 0 AND negative_labels)
     ),
     sqlrank_full_ranking_input AS (
         -- sqlrank.ranked reads it through run_rows

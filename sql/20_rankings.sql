@@ -1,7 +1,7 @@
 -- sqlrank.rankings(qrels_table, judged_table, missing := 'zero')
 --   -> ([run_id,] query_id, ranking)
 -- sqlrank.run_rankings(qrels_table, run_table, depth := NULL, missing := 'zero',
---     score_precision := 'double', zero_labels := true)
+--     score_precision := 'double', zero_labels := true, negative_labels := false)
 --   -> the same, straight from a run (sqlrank.judged_ranking, then sqlrank.rankings)
 --
 -- What every measure reads: one row per query of the qrels and run, holding
@@ -10,7 +10,8 @@
 --   ranking.documents  the judged documents the run retrieved for the query,
 --                      as (rank, label) in rank order; labels >= 0 (a negative
 --                      label means "judged but unusable" and counts as
---                      unjudged), label-0 documents only when zero_labels
+--                      unjudged), label-0 documents only when zero_labels,
+--                      negative ones only when negative_labels
 --   ranking.num_ret    the number of documents retrieved (within depth); 0
 --                      for a query the run did not retrieve anything for
 --   ranking.labels     every judgment label of the query, highest first,
@@ -75,9 +76,10 @@ WHERE CASE
 END;
 
 CREATE OR REPLACE MACRO sqlrank.run_rankings(qrels_table, run_table, depth := NULL, missing := 'zero',
-                                             score_precision := 'double', zero_labels := true) AS TABLE
+                                             score_precision := 'double', zero_labels := true,
+                                             negative_labels := false) AS TABLE
 WITH sqlrank_judged_ranking AS MATERIALIZED (
     SELECT * FROM sqlrank.judged_ranking(qrels_table, run_table, depth := depth, score_precision := score_precision,
-                                         zero_labels := zero_labels)
+                                         zero_labels := zero_labels, negative_labels := negative_labels)
 )
 SELECT * FROM sqlrank.rankings(qrels_table, 'sqlrank_judged_ranking', missing := missing);

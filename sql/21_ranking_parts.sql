@@ -17,6 +17,18 @@
 --     positive label (ideal 'qrels') or the retrieved ones re-sorted ('run')
 -- sqlrank.ideal_dcg(gains, k, discount, base) -> DOUBLE
 --     Σ_{i <= k} gains[i] · discount(i) of gains sorted best first; 0 when none
+-- sqlrank.bpref_of(ranking, k, rel) -> DOUBLE
+--     trec_eval's bpref (sql/measures/bpref.sql; GMbpref's per-query value too):
+--     among the judged documents in rank order, the j-th relevant one in place i
+--     has i - j judged non-relevant documents above it
+-- sqlrank.interpolated_precision(ranking, rel, recall) -> DOUBLE
+--     the highest precision at or after the rank where lround(recall · R) relevant
+--     documents (at least 1) have been retrieved; 0 when the run never gets there
+--     (trec_eval 10's iprec_at_recall; IPrec and AvgIPrec share it). Precision peaks at
+--     relevant documents, so it is the max of j / r_j over those documents from that one on
+-- sqlrank.precision_sum(ranking, k, rel) -> DOUBLE
+--     Σ P@r_j over the relevant documents within k, r_j the j-th one's rank: Σ j / r_j,
+--     added in rank order (AP's numerator; GMAP's)
 --
 -- A measure macro calls only these and the files before them, never another
 -- measure's macro: macros are bound when they are created, and the measures
@@ -61,3 +73,38 @@ CREATE OR REPLACE MACRO sqlrank.ideal_dcg(gains, k, discount, base) AS
         list_slice(gains, 1, coalesce(k, 9223372036854775807)),
         list_transform(range(1, least(coalesce(k, 9223372036854775807), len(gains)) + 1),
                        lambda i: sqlrank.discount(i, kind := discount, base := base))), 0);
+
+CREATE OR REPLACE MACRO sqlrank.bpref_of(ranking, k, rel) AS
+    coalesce(
+        list_sum(list_transform(
+            -- n_d for each relevant document: its place among the judged ones less its place among the relevant
+            list_transform(
+                list_filter(
+                    list_transform(
+                        list_filter(sqlrank.top_documents(ranking, k),
+                                    lambda d: sqlrank.is_relevant(d.label, rel)
+                                              OR sqlrank.is_judged_nonrelevant(d.label, rel)),
+                        lambda d, judged_place: struct_pack(judged_place := judged_place,
+                                                        relevant := sqlrank.is_relevant(d.label, rel))),
+                    lambda d: d.relevant),
+                lambda d, relevant_place: d.judged_place - relevant_place),
+            lambda nonrelevant_above: CASE
+                WHEN nonrelevant_above = 0 THEN 1.0
+                ELSE 1.0 - CAST(least(nonrelevant_above, sqlrank.num_relevant(ranking, rel)) AS DOUBLE)
+                           / NULLIF(least(sqlrank.num_judged_nonrelevant(ranking, rel),
+                                          sqlrank.num_relevant(ranking, rel)), 0)
+            END))
+        / NULLIF(sqlrank.num_relevant(ranking, rel), 0),
+        0);
+
+CREATE OR REPLACE MACRO sqlrank.precision_sum(ranking, k, rel) AS
+    coalesce(list_inner_product(
+        list_transform(sqlrank.relevant_ranks(ranking, k, rel), lambda r: 1.0 / NULLIF(r, 0)),
+        CAST(range(1, len(sqlrank.relevant_ranks(ranking, k, rel)) + 1) AS DOUBLE[])), 0);
+
+-- lround as trec_eval 10 does it: round() on a DOUBLE rounds halves away from zero
+CREATE OR REPLACE MACRO sqlrank.interpolated_precision(ranking, rel, recall) AS
+    coalesce(list_max(list_slice(
+        list_transform(sqlrank.relevant_ranks(ranking, NULL, rel), lambda r, j: CAST(j AS DOUBLE) / NULLIF(r, 0)),
+        CAST(greatest(round(CAST(recall AS DOUBLE) * sqlrank.num_relevant(ranking, rel)), 1) AS BIGINT),
+        len(sqlrank.relevant_ranks(ranking, NULL, rel)))), 0);

@@ -8,6 +8,10 @@
 -- the registry):
 --   mean   the arithmetic mean (trec_eval's `all` for most measures)
 --   sum    the total (the counts NumRet, NumRel, NumRelRet, as trec_eval sums them)
+--   gm     the geometric mean of the values floored at 1e-5, exp(mean(ln(max(v, 1e-5))))
+--          (trec_eval's gm_map and gm_bpref, m_gm_map.c, meas_avg.c: the floor
+--          keeps one query at 0 from making the whole mean 0; a query the run missed
+--          scores 0 and so adds ln(1e-5), as trec_eval -c does)
 -- An aggregate is a sum of one term per query (aggregate_term), added in query
 -- order, then finished (summarize): the same bits whatever order the rows
 -- arrive in, one run alone or many together. The engine, which sums by each
@@ -18,11 +22,15 @@
 -- The mean's count is in NULLIF(..., 0) like every denominator of sqlrank
 -- (x / 0 is NULL in DuckDB 1.x but infinity in 2.0).
 CREATE OR REPLACE MACRO sqlrank.aggregate_term(value, aggregate) AS
-    CASE WHEN sqlrank.choice(aggregate, ['mean', 'sum'], 'aggregate') IS NOT NULL THEN value END;
+    CASE sqlrank.choice(aggregate, ['mean', 'sum', 'gm'], 'aggregate')
+        WHEN 'gm' THEN ln(greatest(value, 1e-5))
+        ELSE value
+    END;
 
 CREATE OR REPLACE MACRO sqlrank.summarize(total, query_count, aggregate) AS
-    CASE sqlrank.choice(aggregate, ['mean', 'sum'], 'aggregate')
+    CASE sqlrank.choice(aggregate, ['mean', 'sum', 'gm'], 'aggregate')
         WHEN 'sum' THEN total
+        WHEN 'gm' THEN exp(total / NULLIF(query_count, 0))
         ELSE total / NULLIF(query_count, 0)
     END;
 

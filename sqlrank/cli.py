@@ -234,7 +234,7 @@ def measures_command() -> None:
     """List the measures, their spellings and parameters."""
     lines = []
     for row in sqlrank.describe_measures():
-        name = row["name"] + ("[@k]" if row["cutoff"] else "")
+        name = row["name"] + ("[@k]" if row["cutoff"] else f"@{row['at']}" if row["at"] else "")
         summed = "; summed, not averaged, in the 'all' row" if row["summary"] == "sum" else ""
         lines.append(f"{name:<13}  {row['definition']}{summed}")  # a name past the column still gets its gap
         if row["aliases"]:
@@ -245,7 +245,7 @@ def measures_command() -> None:
               "Names are case-insensitive; trec_eval's work too (ndcg_cut_10, map, P.5,10, recall_100).", ""]
     for parameter in sqlrank.MEASURE_PARAMETERS.values():
         values = "|".join(parameter.choices) or "a number"
-        lines.append(f"  {parameter.name:<13}{values} (default {parameter.default}): {parameter.help}")
+        lines.append(f"  {parameter.name:<11}  {values} (default {parameter.default}): {parameter.help}")
     typer.echo("\n".join(lines))
 
 

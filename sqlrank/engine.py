@@ -91,7 +91,7 @@ def evaluate(
     try:
         report = load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
         for statement in _judged_sql(report.run_tables, ranking_depth(parsed, depth), score_precision,
-                                     reads_zero_labels(parsed)):
+                                     reads_zero_labels(parsed), reads_negative_labels(parsed)):
             con.execute(statement)
         _report_coverage(con, report)
         if missing == "error":
@@ -188,7 +188,7 @@ def _measure_call(measure: Measure, cutoff: str) -> str:
 
 
 def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision: str,
-                zero_labels: bool = True) -> list[str]:
+                zero_labels: bool = True, negative_labels: bool = False) -> list[str]:
     """The statements that read the runs: each run ranked and judged once, stacked with its run_id.
 
     Runs are ranked one by one rather than as one table with a run_id column:
@@ -201,7 +201,8 @@ def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision
     for number, (run_id, table) in enumerate(run_tables):
         # run_id None: the table names its own runs in a run_id column; otherwise it holds one run
         call = sqlgen.call("sqlrank.judged_ranking", sqlgen.literal(QRELS_TABLE), sqlgen.literal(table), depth=depth,
-                           score_precision=score_precision, one_run=run_id is not None, zero_labels=zero_labels)
+                           score_precision=score_precision, one_run=run_id is not None, zero_labels=zero_labels,
+                           negative_labels=negative_labels)
         label = "" if run_id is None else f"{sqlgen.literal(run_id)} AS run_id, "
         select = f"SELECT {label}* FROM {call}"
         if number == 0:
@@ -242,6 +243,11 @@ def reads_zero_labels(measures: list[Measure]) -> bool:
     """
     return any("judged_nonrelevant" in m.definition.needs_for(dict(m.params)) or dict(m.params).get("rel", 1) <= 0
                for m in measures)
+
+
+def reads_negative_labels(measures: list[Measure]) -> bool:
+    """Whether a measure tells negative labels ("in the pool, unjudged") from documents never judged."""
+    return any("negative_labels" in m.definition.needs_for(dict(m.params)) for m in measures)
 
 
 def _check_choice(name: str, value, allowed) -> None:

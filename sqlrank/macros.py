@@ -79,8 +79,10 @@ def registry_sql() -> str:
                                                              for name, value in options])
         value = sqlgen.call(f"sqlrank.measure_{definition.macro}", "ranking", "k" if definition.cutoff else "NULL",
                             *definition.params)
+        # a measure that tells negative labels from unjudged documents has them kept by the pass
+        negative = ["negative_labels := true"] if "negative_labels" in definition.needs else []
         rankings = sqlgen.call("sqlrank.run_rankings", "qrels_table", "run_table", "depth := depth",
-                               "missing := missing", "score_precision := score_precision")
+                               "missing := missing", "score_precision := score_precision", *negative)
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
             f"    SELECT COLUMNS('^(run_id|query_id)$'), {value} AS value\n    FROM {rankings};")

@@ -52,16 +52,19 @@ def parse_parameter(parameter: Parameter, text: str, measure: str) -> object:
 
 # trec_eval measure families whose cutoffs are written `name_k` / `name.k`, as trec_eval spells them
 TREC_FAMILIES = {m.trec_family: m.name for m in REGISTRY.values() if m.trec_family}
-_TREC_CUTOFF = {family.lower(): name for family, name in TREC_FAMILIES.items()}
+_TREC_CUTOFF = {family.lower(): name for family, name in TREC_FAMILIES.items() if not REGISTRY[name].at}
+_TREC_AT = {family.lower(): name for family, name in TREC_FAMILIES.items() if REGISTRY[name].at}
 # `-m ndcg_cut` alone gives trec_eval's default cutoffs (m_ndcg_cut.c, m_map_cut.c); the other
 # families are also sqlrank measures without a cutoff (P = relevant retrieved / retrieved, ...)
 _TREC_DEFAULT_CUTOFFS = {m.trec_family.lower(): m.trec_default_cutoffs
                          for m in REGISTRY.values() if m.trec_default_cutoffs}
 
-_NAMES: dict[str, MeasureDef] = {}
-for _m in REGISTRY.values():
-    for _spelling in (_m.name, *_m.aliases):
-        _NAMES[_spelling.lower()] = _m
+# Names are matched without regard to case, except where two measures differ only by case
+# (ir_measures' RBP and trec_eval's rbp): the exact spelling is tried first, and a canonical name
+# wins the case-insensitive match over another measure's alias.
+_EXACT: dict[str, MeasureDef] = {s: m for m in REGISTRY.values() for s in (m.name, *m.aliases)}
+_NAMES: dict[str, MeasureDef] = {a.lower(): m for m in REGISTRY.values() for a in m.aliases}
+_NAMES.update({m.name.lower(): m for m in REGISTRY.values()})
 
 
 @dataclass(frozen=True)
@@ -80,13 +83,18 @@ class Measure:
         return dict(self.params)[name]
 
     def __str__(self) -> str:
-        shown = [f"{n}={v}" for n, v in self.params if v != PARAMETERS[n].default]
+        at = self.definition.at
+        shown = [f"{n}={v}" for n, v in self.params if v != PARAMETERS[n].default and n != at]
         text = self.name + (f"({','.join(shown)})" if shown else "")
+        if at:
+            return text + f"@{self.param(at)}"
         return text + (f"@{self.k}" if self.k is not None else "")
 
 
-_IR_MEASURES_FORM = re.compile(r"^(?P<name>[A-Za-z_]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>[^@()]*))?$")
+_IR_MEASURES_FORM = re.compile(r"^(?P<name>[A-Za-z0-9_]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>[^@()]*))?$")
 _TREC_FORM = re.compile(r"^(?P<name>[A-Za-z_]+?)(?:_|\.)(?P<ks>[0-9][0-9,]*)$")
+# families whose `_x` is a real number (Rprec_mult_0.20, iprec_at_recall..10,.20): trec_eval's -m text
+_TREC_AT_FORM = re.compile(r"^(?P<name>[A-Za-z_]+?)(?:_|\.)(?P<xs>[0-9.][0-9.,]*)$")
 
 
 def parse(text: str, *, rel: float | None = None) -> list[Measure]:
@@ -98,13 +106,17 @@ def parse(text: str, *, rel: float | None = None) -> list[Measure]:
     spelling = text.strip()
     if not spelling:
         raise MeasureError("empty measure name; " + _known_names_hint())
+    trec_at = _TREC_AT_FORM.match(spelling)
+    if trec_at and trec_at.group("name").lower() in _TREC_AT:
+        definition = REGISTRY[_TREC_AT[trec_at.group("name").lower()]]
+        return [_build(spelling, definition, {}, x, rel) for x in trec_at.group("xs").split(",") if x]
     trec = _TREC_FORM.match(spelling)
     if trec and trec.group("name").lower() in _TREC_CUTOFF:
         definition = REGISTRY[_TREC_CUTOFF[trec.group("name").lower()]]
         ks = [part for part in trec.group("ks").split(",") if part]
         return [_build(spelling, definition, {}, k, rel) for k in ks]
     if spelling.lower() in _TREC_DEFAULT_CUTOFFS:
-        definition = REGISTRY[_TREC_CUTOFF[spelling.lower()]]
+        definition = REGISTRY[TREC_FAMILIES[next(f for f in TREC_FAMILIES if f.lower() == spelling.lower())]]
         return [_build(spelling, definition, {}, str(k), rel) for k in _TREC_DEFAULT_CUTOFFS[spelling.lower()]]
     match = _IR_MEASURES_FORM.match(spelling)
     if not match:
@@ -113,7 +125,7 @@ def parse(text: str, *, rel: float | None = None) -> list[Measure]:
             "e.g. nDCG@10, AP(rel=2), ndcg_cut_10"
         )
     name = match.group("name")
-    definition = _NAMES.get(name.lower())
+    definition = _EXACT.get(name) or _NAMES.get(name.lower())
     if definition is None:
         raise MeasureError(f"unknown measure '{name}'{_suggestion(name, spelling)}; {_known_names_hint()}")
     raw_params = {}
@@ -149,6 +161,11 @@ def parse_all(texts, *, rel: float | None = None) -> list[Measure]:
 
 
 def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, rel) -> Measure:
+    if definition.at and k_text is not None:  # IPrec@0.1: the @ gives a parameter, not a cutoff
+        if definition.at in raw_params:
+            raise MeasureError(f"{spelling}: {definition.at} is given twice (@ and {definition.at}=); give it once")
+        raw_params = {**raw_params, definition.at: k_text.strip()}
+        k_text = None
     params = {}
     for key, value in raw_params.items():
         if key not in definition.params:
@@ -162,6 +179,8 @@ def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, rel)
     for key in definition.params:
         if key not in params:
             params[key] = rel if (key == "rel" and rel is not None) else PARAMETERS[key].default
+    if definition.at and params[definition.at] is None:
+        raise MeasureError(f"{spelling}: {definition.name} needs its {definition.at}, e.g. {definition.name}@0.5")
     if key_rel := params.get("rel"):
         params["rel"] = int(key_rel) if float(key_rel).is_integer() and abs(key_rel) < 2 ** 53 else key_rel
     k = None
@@ -200,8 +219,8 @@ def spellings(definition: MeasureDef) -> list[str]:
 def describe() -> list[dict]:
     """One row per measure, in registry order: what `sqlrank measures` prints and the README table shows.
 
-    Keys: name, aliases, parameters ({name: default}), cutoff (takes @k), summary
-    ("mean" or "sum" in the `all` row), definition, macro (the DuckDB table macro).
+    Keys: name, aliases, parameters ({name: default}), cutoff (takes @k), at (the parameter a real @x
+    sets, or None), summary ("mean", "sum" or "gm" in the `all` row), definition, macro (the DuckDB table macro).
     """
     return [
         {
@@ -209,6 +228,7 @@ def describe() -> list[dict]:
             "aliases": spellings(m),
             "parameters": {p: PARAMETERS[p].default for p in m.params},
             "cutoff": m.cutoff,
+            "at": m.at,
             "summary": m.aggregate,
             "definition": m.definition,
             "macro": f"sqlrank.{m.macro}",
@@ -223,8 +243,9 @@ def markdown_table() -> str:
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for row in describe():
         aliases = ", ".join(f"`{a}`" for a in row["aliases"]) or "—"
-        params = ", ".join(f"{p}={d}" for p, d in row["parameters"].items()) or "—"
-        lines.append(f"| `{row['name']}` | {aliases} | {params} | {'yes' if row['cutoff'] else 'no'} | "
+        params = ", ".join(f"{p}={d}" for p, d in row["parameters"].items() if p != row["at"]) or "—"
+        takes = "yes" if row["cutoff"] else f"@{row['at']}" if row["at"] else "no"
+        lines.append(f"| `{row['name']}` | {aliases} | {params} | {takes} | "
                      f"{row['summary']} | {row['definition']} | `{row['macro']}` |")
     lines += ["", "| parameter | values | default | meaning |", "| --- | --- | --- | --- |"]
     for parameter in PARAMETERS.values():
@@ -235,10 +256,12 @@ def markdown_table() -> str:
 
 def trec_name(measure: Measure) -> str:
     """trec_eval's name for a measure at trec_eval's parameters (`ndcg_cut_10`, `map`); else the canonical name."""
-    non_default = [n for n, v in measure.params if v != PARAMETERS[n].default and n != "rel"]
     definition = measure.definition
+    non_default = [n for n, v in measure.params if v != PARAMETERS[n].default and n not in ("rel", definition.at)]
     if non_default:
         return str(measure)
+    if definition.at and definition.trec_family:
+        return f"{definition.trec_family}_{measure.param(definition.at):4.2f}"  # trec_eval prints %4.2f
     if measure.k is None and definition.trec_name:
         return definition.trec_name
     if measure.k is not None and definition.trec_family:

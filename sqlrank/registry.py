@@ -37,16 +37,27 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("ideal", "qrels", ("qrels", "run"), "ideal ranking from all judgments, or from the retrieved list"),
         Parameter("denominator", "R", ("R", "min_R_k", "retrieved"),
                   "AP divides by R, min(R, k) or relevant retrieved"),
+        Parameter("relevant_retrieved", 1, help="Utility's weight of each relevant document retrieved"),
+        Parameter("nonrelevant_retrieved", -1, help="Utility's weight of each other document retrieved"),
+        Parameter("relevant_missed", 0, help="Utility's weight of each relevant document not retrieved"),
+        Parameter("recall", None, help="IPrec's recall level, written IPrec@0.1 (trec_eval's iprec_at_recall_0.10)"),
+        Parameter("multiple", None, help="RprecMult's multiple of R, written RprecMult@0.2 (trec_eval's Rprec_mult_0.20)"),
+        Parameter("p", 0.8, help="RBP's persistence: the chance of reading on from one rank to the next",
+                  minimum_exclusive=0),
+        Parameter("max_grade", 4, help="ERR's highest label: R = (2^label - 1) / 2^max_grade (gdeval's 4)"),
+        Parameter("beta", 1, help="SetF's weight of recall, used as is (trec_eval's set_F.x; the usual F_b has b²)"),
     )
 }
 
 # How the `all` row summarises a measure over the evaluated queries.
-AGGREGATES = ("mean", "sum")
+#   gm: the geometric mean of the values floored at 1e-5 (trec_eval's gm_map, gm_bpref)
+AGGREGATES = ("mean", "sum", "gm")
 
 # What a measure needs the one ranking pass to keep beyond the judged documents with a gain:
 #   whole_ranking       every retrieved document, whatever the cutoff (no top-k shortcut)
 #   judged_nonrelevant  the judgments labelled 0 (judged, not relevant)
-NEEDS = ("whole_ranking", "judged_nonrelevant")
+#   negative_labels     the judgments with a negative label (in the pool but unjudged: infAP, Judged)
+NEEDS = ("whole_ranking", "judged_nonrelevant", "negative_labels")
 
 
 @dataclass(frozen=True)
@@ -66,7 +77,10 @@ class MeasureDef:
     trec_name: str | None = None
     trec_family: str | None = None
     # what `-m family` alone means, as trec_eval's own default cutoffs for that family
-    trec_default_cutoffs: tuple[int, ...] = ()
+    trec_default_cutoffs: tuple[float, ...] = ()
+    # the parameter that `@x` and trec_eval's `family_x` set when x is a real number, not a cutoff
+    # (IPrec@0.1 is IPrec(recall=0.1), trec_eval's iprec_at_recall_0.10); such a measure has no @k
+    at: str | None = None
 
     def needs_for(self, params: dict) -> set[str]:
         """What this measure, with these parameter values, needs from the ranking pass."""
@@ -96,9 +110,9 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("RR", "rr", "1 / rank of the first relevant document within k, else 0", ("rel",),
                    aliases=("recip_rank", "mrr"), trec_name="recip_rank"),
         MeasureDef("P", "p", "relevant in top k / k (always k); without @k: relevant retrieved / retrieved", ("rel",),
-                   aliases=("precision",), trec_family="P"),
-        MeasureDef("R", "recall", "relevant in top k / R; 0 when R = 0", ("rel",), aliases=("recall",),
-                   trec_family="recall"),
+                   aliases=("precision", "SetP", "set_P"), trec_name="set_P", trec_family="P"),
+        MeasureDef("R", "recall", "relevant in top k / R; 0 when R = 0", ("rel",), aliases=("recall", "SetR", "set_recall"),
+                   trec_name="set_recall", trec_family="recall"),
         MeasureDef("Rprec", "rprec", "relevant in top R / R; 0 when R = 0", ("rel",), cutoff=False,
                    needs=("whole_ranking",), trec_name="Rprec"),
         MeasureDef("Success", "success", "1 if a relevant document is in the top k, else 0", ("rel",),
@@ -114,5 +128,51 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("NumNonRelJudgedRet", "num_nonrel_judged_ret", "judged non-relevant documents retrieved (within k)",
                    ("rel",), aggregate="sum", needs=("judged_nonrelevant",), aliases=("num_nonrel_judged_ret",),
                    trec_name="num_nonrel_judged_ret"),
+        MeasureDef("NumQ", "num_q", "1 per evaluated query: the `all` row counts the queries", (), cutoff=False,
+                   aggregate="sum", reads_ranking=False, aliases=("num_q",), trec_name="num_q"),
+        MeasureDef("RelP", "rel_p", "relevant in top k / min(k, R); without @k: relevant retrieved / min(retrieved, R)",
+                   ("rel",), aliases=("SetRelP", "set_relative_P"), trec_name="set_relative_P", trec_family="relative_P",
+                   trec_default_cutoffs=_TREC_CUTOFFS),
+        MeasureDef("Unjudged", "unjudged", "documents within k without a judgment (or a negative label) / k",
+                   (), needs=("judged_nonrelevant",), trec_family="unj", trec_default_cutoffs=(5, 10, 20)),
+        MeasureDef("Utility", "utility", "weighted count of relevant retrieved, other retrieved, relevant missed",
+                   ("rel", "relevant_retrieved", "nonrelevant_retrieved", "relevant_missed"), cutoff=False,
+                   aliases=("utility",), trec_name="utility"),
+        MeasureDef("GMAP", "gm_map", "AP per query; the `all` row is the geometric mean, AP floored at 1e-5",
+                   ("rel",), aggregate="gm", aliases=("gm_map",), trec_name="gm_map"),
+        MeasureDef("GMbpref", "gm_bpref", "bpref per query; the `all` row is the geometric mean, floored at 1e-5",
+                   ("rel",), cutoff=False, aggregate="gm", needs=("judged_nonrelevant",), aliases=("gm_bpref",),
+                   trec_name="gm_bpref"),
+        MeasureDef("binG", "bin_g", "(1/R) Σ over relevant retrieved of 1 / log2(2 + non-relevant documents above)",
+                   ("rel",), cutoff=False, trec_name="binG"),
+        MeasureDef("IPrec", "iprec", "highest precision once lround(recall · R) relevant documents are retrieved",
+                   ("rel", "recall"), cutoff=False, at="recall", trec_family="iprec_at_recall",
+                   trec_default_cutoffs=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)),
+        MeasureDef("AvgIPrec", "avg_iprec", "mean of IPrec at the recall levels 0.0, 0.1, ..., 1.0 (11-point average)",
+                   ("rel",), cutoff=False, aliases=("11pt_avg",), trec_name="11pt_avg"),
+        MeasureDef("RprecMult", "rprec_mult", "P@c with c = (long)(multiple · R + 0.9)", ("rel", "multiple"),
+                   cutoff=False, at="multiple", trec_family="Rprec_mult",
+                   trec_default_cutoffs=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),
+        MeasureDef("G", "g", "Σ gain / log2(2 + ideal cost - gain so far), over the ideal total gain", (), cutoff=False,
+                   trec_name="G"),
+        MeasureDef("nDCGrel", "ndcg_rel", "nDCG averaged over the positive-gain judgments", (), cutoff=False,
+                   aliases=("ndcg_rel",), trec_name="ndcg_rel"),
+        MeasureDef("RnDCG", "rndcg", "nDCG averaged at the ranks where the ideal gain changes", ("rel",), cutoff=False,
+                   aliases=("Rndcg",), trec_name="Rndcg"),
+        MeasureDef("RBP", "rbp", "(1 - p) Σ_{relevant i<=k} p^(i-1), rank-biased precision", ("rel", "p")),
+        MeasureDef("GradedRBP", "graded_rbp", "trec_eval's rbp: (1 - 0.9) Σ gain_i 0.9^(i-1), labels scaled into [0, 1]",
+                   (), cutoff=False, aliases=("rbp",), trec_name="rbp"),
+        MeasureDef("RBPResidual", "rbp_residual", "RBP's unjudged and unseen weight: 1 - (1 - 0.9) Σ_{judged i} 0.9^(i-1)",
+                   (), cutoff=False, needs=("judged_nonrelevant",), aliases=("rbp_resid",), trec_name="rbp_resid"),
+        MeasureDef("ERR", "err", "Σ_{i<=k} R_i / i · Π_{j<i} (1 - R_j), R = (2^label - 1) / 2^max_grade",
+                   ("max_grade",)),
+        MeasureDef("infAP", "inf_ap", "inferred AP: expected precision at relevant documents from a sampled pool, over R",
+                   ("rel",), needs=("judged_nonrelevant", "negative_labels"), trec_name="infAP"),
+        MeasureDef("Judged", "judged", "documents within k that have a judgment / min(k, retrieved)", (),
+                   needs=("judged_nonrelevant", "negative_labels")),
+        MeasureDef("SetAP", "set_ap", "relevant retrieved² / (retrieved · R): set precision × set recall", ("rel",),
+                   cutoff=False, aliases=("set_map",), trec_name="set_map"),
+        MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the whole retrieved set", ("rel", "beta"),
+                   cutoff=False, aliases=("set_F",), trec_name="set_F"),
     )
 }

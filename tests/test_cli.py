@@ -527,7 +527,7 @@ def test_sql_prints_the_macro_library():
 def test_measures_lists_the_registry():
     text = invoke("measures").stdout
     for definition in REGISTRY.values():
-        name = definition.name + ("[@k]" if definition.cutoff else "")
+        name = definition.name + ("[@k]" if definition.cutoff else f"@{definition.at}" if definition.at else "")
         block = re.search(rf"^{re.escape(name)} +{re.escape(definition.definition)}.*?(?=^\S|\Z)", text, re.M | re.S)
         assert block, definition.name
         for spelling in spellings(definition):
@@ -653,7 +653,7 @@ def test_script_exit_codes(processes, files, name, code, message):
 
 def test_script_sql_measures_version_and_module(processes):
     assert processes["sql"].stdout.decode() == sqlrank.sql_script()
-    assert processes["measures"].stdout.decode().startswith("nDCG[@k]       DCG@k / IDCG@k")
+    assert re.match(r"nDCG\[@k\] +DCG@k / IDCG@k", processes["measures"].stdout.decode())
     assert processes["version"].stdout.decode() == f"sqlrank {sqlrank.__version__}\n"
     module = processes["module"]
     assert module.returncode == 0, module.stderr

@@ -173,7 +173,7 @@ def test_describe_lists_every_measure_from_the_registry():
     assert by_name["Rprec"]["cutoff"] is False
     assert by_name["P"]["macro"] == "sqlrank.p"
     for row in rows:
-        assert set(row) == {"name", "aliases", "parameters", "cutoff", "summary", "definition", "macro"}
+        assert set(row) == {"name", "aliases", "parameters", "cutoff", "at", "summary", "definition", "macro"}
         assert row["definition"]
 
 
@@ -183,7 +183,10 @@ def test_every_listed_spelling_parses_back_to_its_measure(row):
         spelling = alias.replace("_k", "_10").replace(".k", ".10")
         (measure,) = parse(spelling)
         assert measure.name == row["name"]
-        assert measure.k == (10 if spelling != alias else None)
+        if row["at"]:  # iprec_at_recall_10: the number is the measure's parameter, not a cutoff
+            assert measure.param(row["at"]) == 10 and measure.k is None
+        else:
+            assert measure.k == (10 if spelling != alias else None)
 
 
 def test_every_measure_has_its_sql_macro():
@@ -196,11 +199,15 @@ def test_every_measure_has_its_sql_macro():
     # and each one answers like evaluate() does
     con.execute("CREATE TABLE qrels AS SELECT * FROM (VALUES ('q', 'a', 1.0), ('q', 'b', 0.0)) t(query_id, doc_id, relevance)")
     con.execute("CREATE TABLE run AS SELECT * FROM (VALUES ('q', 'b', 2.0), ('q', 'a', 1.0)) t(query_id, doc_id, score)")
-    expected = sqlrank.evaluate({"q": {"a": 1, "b": 0}}, {"q": {"b": 2.0, "a": 1.0}}, list(REGISTRY)).summary
+    # a measure whose @ is a parameter (IPrec@0.5) has no default for it
+    spelled = {name: f"{name}@0.5" if d.at else name for name, d in REGISTRY.items()}
+    result = sqlrank.evaluate({"q": {"a": 1, "b": 0}}, {"q": {"b": 2.0, "a": 1.0}}, list(spelled.values()))
+    expected = {row["measure"]: row["value"] for row in result.per_query.to_pylist()}  # the query's, not the all row
     for name, definition in REGISTRY.items():
         # unquoted, as a shell user types it (a keyword such as `precision` would be a syntax error)
-        (value,) = con.execute(f"SELECT value FROM sqlrank.{definition.macro}('qrels', 'run')").fetchall()[0]
-        assert value == pytest.approx(expected[name], abs=1e-12), name
+        at = f", {definition.at} := 0.5" if definition.at else ""
+        (value,) = con.execute(f"SELECT value FROM sqlrank.{definition.macro}('qrels', 'run'{at})").fetchall()[0]
+        assert value == pytest.approx(expected[spelled[name]], abs=1e-12), name
 
 
 def readme_section(title: str) -> str:

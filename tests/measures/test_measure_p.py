@@ -13,3 +13,7 @@ def test_the_worked_example(score):
 
 def test_a_query_the_run_missed_scores_0(score):
     assert score("P", {**QRELS, "other": {"a": 1}}, RUN)["other"] == 0.0
+
+
+def test_set_p_is_p_over_the_whole_list(score):
+    assert score("SetP", QRELS, RUN) == score("set_P", QRELS, RUN) == {"q": 0.5}  # trec_eval's set_P

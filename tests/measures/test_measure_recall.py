@@ -12,3 +12,7 @@ def test_the_worked_example(score):
 
 def test_no_relevant_judgment_scores_0(score):
     assert score("R@10", {"q": {"a": 0}}, RUN) == {"q": 0.0}
+
+
+def test_set_recall_is_r_over_the_whole_list(score):
+    assert score("SetR", QRELS, RUN) == score("set_recall", QRELS, RUN) == {"q": 0.5}  # trec_eval's set_recall

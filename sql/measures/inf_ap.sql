@@ -1,0 +1,31 @@
+-- sqlrank.measure_inf_ap(ranking, k, rel) -> DOUBLE
+--
+-- infAP, inferred average precision (Yilmaz & Aslam 2006), as trec_eval
+-- computes it (m_infap.c) for judgments that sampled the pool: a negative
+-- label means "in the pool, not judged", a document absent from the qrels
+-- "not in the pool". At each relevant document (label >= rel) at rank k the
+-- expected precision is
+--   1/k + ((k-1)/k) · (pooled above / (k-1)) · (relevant above + ε) / (relevant above + non-relevant above + 2ε)
+-- (1 at rank 1), ε = 1e-5: documents above that were never pooled count as
+-- non-relevant, the pooled but unjudged ones are assumed relevant in the same
+-- proportion as the judged ones. The sum is divided by R. With complete
+-- judgments (no negative label) it is close to AP. It needs the label-0 and
+-- the negative judgments (registry: judged_nonrelevant, negative_labels).
+--
+-- Example: the run ranks x (not in the qrels), n (label -1), r (relevant), R = 1:
+--   infAP = 1/3 + (2/3) · (1/2) · ε / (0 + 0 + 2ε) = 1/3 + 1/6 = 0.5
+CREATE OR REPLACE MACRO sqlrank.measure_inf_ap(ranking, k, rel) AS
+    coalesce(list_sum(list_transform(
+        list_filter(
+            -- each pooled document with its place among the pooled ones (pooled above = place - 1)
+            list_transform(sqlrank.top_documents(ranking, k), lambda d, place: struct_pack(
+                rank := d.rank, place := place, relevant := sqlrank.is_relevant(d.label, rel),
+                nonrelevant_above := len(list_filter(list_slice(sqlrank.top_documents(ranking, k), 1, place - 1),
+                                                     lambda above: sqlrank.is_judged_nonrelevant(above.label, rel))))),
+            lambda pooled: pooled.relevant),
+        lambda hit, j: CASE WHEN hit.rank = 1 THEN 1.0
+            ELSE 1.0 / NULLIF(hit.rank, 0) + ((hit.rank - 1.0) / NULLIF(hit.rank, 0))
+                 * ((hit.place - 1.0) / NULLIF(hit.rank - 1.0, 0))
+                 * ((j - 1 + 1e-5) / NULLIF(j - 1 + hit.nonrelevant_above + 2 * 1e-5, 0))
+        END))
+        / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);
