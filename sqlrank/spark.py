@@ -53,7 +53,7 @@ _ERRORS = {error.__name__: error for error in (InputError, EvaluationError, Reso
 
 
 def aggregate_of(measure: Measure) -> str:
-    """How a measure's `all` row is made from its per-query values: 'mean', 'sum' or 'gmean'.
+    """How a measure's `all` row is made from its per-query values: 'mean', 'sum' or 'gm' (geometric).
 
     The one place that reads it from the registry.
     """
@@ -182,7 +182,7 @@ class SparkResult:
         summary = totals.select(
             "run_id", functions.lit("all").alias("query_id"), "measure",
             functions.when(rule == "sum", functions.col("total"))
-            .when(rule == "gmean", functions.exp(functions.col("mean_log")))
+            .when(rule == "gm", functions.exp(functions.col("mean_log")))
             .otherwise(functions.col("total") / functions.col("queries")).alias("value"))
         return per_query.unionByName(summary)
 
