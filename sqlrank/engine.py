@@ -241,13 +241,17 @@ def reads_zero_labels(measures: list[Measure]) -> bool:
     The others read only documents with a gain (label > 0) or relevant ones (label >= rel > 0),
     so judged_ranking can leave the zeros out of the one pass.
     """
-    return any("judged_nonrelevant" in m.definition.needs_for(dict(m.params)) or dict(m.params).get("rel", 1) <= 0
-               for m in measures)
+    return "judged_nonrelevant" in _needs(measures) or any(dict(m.params).get("rel", 1) <= 0 for m in measures)
 
 
 def reads_negative_labels(measures: list[Measure]) -> bool:
     """Whether a measure tells negative labels ("in the pool, unjudged") from documents never judged."""
-    return any("negative_labels" in m.definition.needs_for(dict(m.params)) for m in measures)
+    return "negative_labels" in _needs(measures)
+
+
+def _needs(measures: list[Measure]) -> set[str]:
+    """What the measures asked for, with their parameters, need from the one pass (the registry's `needs`)."""
+    return {need for m in measures for need in m.definition.needs_for(dict(m.params))}
 
 
 def _check_choice(name: str, value, allowed) -> None:

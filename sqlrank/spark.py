@@ -35,7 +35,7 @@ from pathlib import Path
 from . import engine, sqlgen
 from .checks import DUPLICATE_POLICIES
 from .errors import EvaluationError, InputError, ResourceError, SqlrankError
-from .readers import run_name
+from .readers import named_runs
 from .readers.base import Loaded
 from .readers.tables import canonical_select, describe, explainer
 from .measures import Measure, parse_all
@@ -441,18 +441,8 @@ def _resolve_columns(frame, label: str, kind: str, mapping: dict) -> dict[str, s
 def _named_runs(spark, run, mapping, duplicates):
     """[(run name or None, canonical frame with run_id, label, named by the user)], as sqlrank.evaluate names runs."""
     functions = _pyspark().sql.functions
-    if isinstance(run, dict):
-        if not run:
-            raise EvaluationError("no runs given: the dict of runs is empty")
-        given = [(str(name), source, True) for name, source in run.items()]
-    elif isinstance(run, (list, tuple)):
-        if not run:
-            raise EvaluationError("no runs given: the list of runs is empty")
-        given = [(run_name(source, i), source, False) for i, source in enumerate(run)]
-    else:
-        given = [(run_name(run, 0) if isinstance(run, (str, Path)) else None, run, False)]
     runs = []
-    for name, source, named in given:
+    for name, source, named in named_runs(run):
         frame, label = _read(spark, source, "run")
         frame = _canonical(frame, label, "run", mapping, duplicates)
         if "run_id" in frame.columns:

@@ -28,6 +28,15 @@ class Grid:
     header: list[str]  # label columns, then the measures
     rows: list[Row]
 
+    def cells(self, measures: int, escape, bold) -> tuple[list[list[str]], list[bool]]:
+        """The header and rows as text cells, labels escaped and the best values put through `bold`;
+        and which columns hold numbers (the last `measures`)."""
+        lines = [[escape(text) for text in self.header]]
+        lines += [[escape(text) for text in row.labels]
+                  + [bold(text) if best else text for text, best in zip(row.values, row.best)]
+                  for row in self.rows]
+        return lines, [False] * (len(self.header) - measures) + [True] * measures
+
 
 def grid(result, per_query: bool = False) -> Grid:
     """The Result's values laid out runs × measures, the best of each column marked."""

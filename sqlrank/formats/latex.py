@@ -19,13 +19,9 @@ _SPECIAL = str.maketrans({
 
 def render_result(result, per_query: bool) -> list[bytes]:
     layout = grid(result, per_query)
-    labels = len(layout.header) - len(result.measures)
-    lines = [[_escape(text) for text in layout.header]]
-    lines += [[_escape(text) for text in row.labels]
-              + [rf"\textbf{{{text}}}" if best else text for text, best in zip(row.values, row.best)]
-              for row in layout.rows]
+    lines, right = layout.cells(len(result.measures), _escape, lambda text: rf"\textbf{{{text}}}")
     rules_before = {number + 1 for number, row in enumerate(layout.rows) if row.first_of_query and number > 0}
-    return [_tabular(lines, [False] * labels + [True] * len(result.measures), rules_before).encode()]
+    return [_tabular(lines, right, rules_before).encode()]
 
 
 def render_table(table) -> list[bytes]:

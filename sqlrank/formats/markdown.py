@@ -13,13 +13,8 @@ _SPECIAL = str.maketrans({c: "\\" + c for c in "\\|*_`"})  # what would end a ce
 
 
 def render_result(result, per_query: bool) -> list[bytes]:
-    layout = grid(result, per_query)
-    labels = len(layout.header) - len(result.measures)
-    lines = [[_escape(text) for text in layout.header]]
-    lines += [[_escape(text) for text in row.labels]
-              + [f"**{text}**" if best else text for text, best in zip(row.values, row.best)]
-              for row in layout.rows]
-    return [_table(lines, [False] * labels + [True] * len(result.measures)).encode()]
+    lines, right = grid(result, per_query).cells(len(result.measures), _escape, lambda text: f"**{text}**")
+    return [_table(lines, right).encode()]
 
 
 def render_table(table) -> list[bytes]:

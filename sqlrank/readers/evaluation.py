@@ -39,7 +39,7 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
                     depth=depth, duplicates_policy=duplicates)
     report.input_notes += loaded_qrels.notes  # e.g. TREC labels cut to integers, as trec_eval does
     run_columns = {k: v for k, v in columns.items() if k != "relevance"}
-    for number, (name, source, explicit) in enumerate(_named_runs(run)):
+    for number, (name, source, explicit) in enumerate(named_runs(run)):
         loaded = load(con, source, f"sqlrank_run_{number}", "run", run_columns)
         dropped = resolve_duplicates(con, loaded, "run", duplicates)
         table = sqlgen.identifier(loaded.table)
@@ -85,7 +85,7 @@ def _check_distinct_run_names(con, run_tables: list[tuple[str | None, str]]) -> 
                               "with distinct names")
 
 
-def _named_runs(run):
+def named_runs(run):
     """[(name or None, source, named by the user)]: a dict names its runs; paths are named after their file stem."""
     if isinstance(run, dict) and run and not _is_dict_of_runs(run):
         return [(None, run, False)]  # pytrec_eval shape {qid: {docid: score}}
