@@ -35,7 +35,7 @@ from pathlib import Path
 from . import engine, sqlgen
 from .checks import DUPLICATE_POLICIES
 from .errors import EvaluationError, InputError, ResourceError, SqlrankError
-from .readers import named_runs
+from .readers.evaluation import check_distinct, named_runs, named_twice
 from .readers.base import Loaded
 from .readers.tables import canonical_select, describe, explainer
 from .measures import Measure, parse_all
@@ -447,9 +447,7 @@ def _named_runs(spark, run, mapping, duplicates):
         frame = _canonical(frame, label, "run", mapping, duplicates)
         if "run_id" in frame.columns:
             if named:
-                raise EvaluationError(
-                    f"{label}: has a run_id column and is also given the name '{name}'; pass it on its own "
-                    "(run=table) to use its run_id column, or drop the column to call it by the name given")
+                raise named_twice(label, name)
             runs.append((None, frame, label, False))
         else:
             runs.append((name or "run", frame.withColumn("run_id", functions.lit(name or "run")), label, named))
@@ -464,10 +462,7 @@ def _run_names(runs) -> list[str]:
             names.append(name)
         else:
             names += sorted(row[0] for row in frame.select("run_id").distinct().collect())
-    clashes = sorted(name for name in set(names) if names.count(name) > 1)
-    if clashes:
-        raise EvaluationError(f"two runs have the same name ({', '.join(clashes)}); pass a dict {{name: run}} "
-                              "with distinct names")
+    check_distinct(names)
     return names
 
 

@@ -45,11 +45,7 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
         table = sqlgen.identifier(loaded.table)
         has_run_id = "run_id" in [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()]
         if has_run_id and explicit:
-            # a table that names its own runs, and a name given to it: which one is meant would be a guess
-            raise EvaluationError(
-                f"{loaded.label}: has a run_id column and is also given the name '{name}'; pass it on its own "
-                "(run=table) to use its run_id column, or drop the column to call it by the name given"
-            )
+            raise named_twice(loaded.label, name)
         # a table's own run_id column wins over a name made up from its file name
         report.run_tables.append((None if has_run_id else (name or "run"), loaded.table))
         report.run_sources.append((None if has_run_id else name, loaded.label, dropped))
@@ -71,7 +67,7 @@ def run_name(source, index: int) -> str:
 
 
 def _check_distinct_run_names(con, run_tables: list[tuple[str | None, str]]) -> None:
-    """Two sources under one run name would be ranked as one system: refuse."""
+    """Every run's name, a table's own run ids included, told apart (check_distinct)."""
     names: list[str] = []
     for run_id, table in run_tables:
         if run_id is not None:
@@ -79,10 +75,21 @@ def _check_distinct_run_names(con, run_tables: list[tuple[str | None, str]]) -> 
         else:  # the table's own run ids (a scan of the run_id column, only when several runs are given)
             names += [r[0] for r in con.execute(
                 f"SELECT DISTINCT CAST(run_id AS VARCHAR) FROM {sqlgen.identifier(table)}").fetchall()]
+    check_distinct(names)
+
+
+def check_distinct(names: list[str]) -> None:
+    """Two sources under one run name would be ranked as one system: refuse."""
     clashes = sorted(name for name in set(names) if names.count(name) > 1)
     if clashes:
         raise EvaluationError(f"two runs have the same name ({', '.join(clashes)}); pass a dict {{name: run}} "
                               "with distinct names")
+
+
+def named_twice(label: str, name: str) -> EvaluationError:
+    """A table that names its own runs, and a name given to it: which one is meant would be a guess."""
+    return EvaluationError(f"{label}: has a run_id column and is also given the name '{name}'; pass it on its own "
+                           "(run=table) to use its run_id column, or drop the column to call it by the name given")
 
 
 def named_runs(run):
