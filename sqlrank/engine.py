@@ -25,7 +25,7 @@ import duckdb
 from . import sqlgen
 from .errors import EvaluationError, SqlrankError, first_line, out_of_memory
 from .macros import connect, install
-from .measures import Measure, parse_all
+from .measures import Measure, TextMeasure, parse_all
 from .readers import QRELS_TABLE, load_inputs
 from .result import Report, Result, RunReport
 
@@ -79,7 +79,9 @@ def evaluate(
 
     Returns a Result; `result.notices()` says what the policies did.
     """
-    parsed = parse_all(measures, rel=rel)
+    asked = parse_all(measures, rel=rel, text_lines=True)
+    parsed = [m for m in asked if isinstance(m, Measure)]
+    text = [m for m in asked if isinstance(m, TextMeasure)]
     _check_choice("missing", missing, MISSING_POLICIES)
     _check_choice("score_precision", score_precision, SCORE_PRECISIONS)
     if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
@@ -90,17 +92,42 @@ def evaluate(
     mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
     try:
         report = load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
-        for statement in _judged_sql(report.run_tables, ranking_depth(parsed, depth), score_precision,
-                                     reads_zero_labels(parsed), reads_negative_labels(parsed)):
+        relstrings = [m.k for m in text if m.name == "relstring"]  # they read every label, zero and negative
+        for statement in _judged_sql(report.run_tables, _text_depth(ranking_depth(parsed, depth), depth, relstrings),
+                                     score_precision, reads_zero_labels(parsed) or bool(relstrings),
+                                     reads_negative_labels(parsed) or bool(relstrings)):
             con.execute(statement)
         _report_coverage(con, report)
         if missing == "error":
             _refuse_missing(report)
         # the report holds the runs in their final order (_report_coverage): the rows follow it
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs))).to_arrow_table()
+        text_rows = _text_rows(con, text, report, missing)
     except duckdb.Error as error:
         raise out_of_memory(error) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
-    return Result(table, parsed, report)
+    return Result(table, parsed, report, text_rows=text_rows, order=[str(m) for m in asked])
+
+
+def _text_depth(cut: int | None, depth: int | None, relstrings: list[int]) -> int | None:
+    """The ranking depth once relstring's first k documents are asked for too (ranking_depth's cut, deepened)."""
+    if cut is None or not relstrings or (depth is not None and cut >= depth):
+        return cut
+    return max(cut, *relstrings) if depth is None else min(depth, max(cut, *relstrings))
+
+
+def _text_rows(con, text: list[TextMeasure], report: Report, missing: str) -> list[dict]:
+    """trec_eval's text lines: runid (the run's TREC tag, else its name) in the `all` row, relstring per query."""
+    rows = [{"run_id": run, "query_id": "all", "measure": "runid", "text": report.run_tags.get(run) or run}
+            for run in report.runs if any(m.name == "runid" for m in text)]
+    relstrings = [m for m in text if m.name == "relstring"]
+    if relstrings:
+        rankings = sqlgen.call("sqlrank.rankings", sqlgen.literal(QRELS_TABLE), sqlgen.literal(JUDGED_TABLE),
+                               missing=missing)
+        calls = ", ".join(sqlgen.call("sqlrank.relstring", "ranking", sqlgen.literal(m.k)) for m in relstrings)
+        for run_id, query_id, texts in con.execute(f"SELECT run_id, query_id, [{calls}] FROM {rankings}").fetchall():
+            rows += [{"run_id": run_id, "query_id": query_id, "measure": str(m), "text": value}
+                     for m, value in zip(relstrings, texts)]
+    return rows
 
 
 def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = JUDGED_TABLE,

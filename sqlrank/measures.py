@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from .errors import MeasureError
-from .registry import PARAMETERS, REGISTRY, MeasureDef, Parameter
+from .registry import NAMED_SETS, PARAMETERS, REGISTRY, MeasureDef, Parameter
 
 
 # cutoffs above this are refused: the SQL uses the largest BIGINT for "no cutoff", and no ranking is longer
@@ -91,14 +91,30 @@ class Measure:
         return text + (f"@{self.k}" if self.k is not None else "")
 
 
+@dataclass(frozen=True)
+class TextMeasure:
+    """One of trec_eval's two text lines, which only the trec layout prints: `runid` (the run's tag, in the
+    `all` row) and `relstring` (the labels of the first k documents, per query: 0-9, '>' above 9, '-' not
+    judged, '.' a negative label)."""
+
+    name: str  # "runid" or "relstring"
+    k: int | None = None
+
+    def __str__(self) -> str:
+        return self.name if self.k in (None, 10) else f"{self.name}_{self.k}"  # trec_eval's own names
+
+
+_RELSTRING_FORM = re.compile(r"^relstring(?:[_.](?P<k>[0-9]+))?$")
+
+
 _IR_MEASURES_FORM = re.compile(r"^(?P<name>[A-Za-z0-9_]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>[^@()]*))?$")
 _TREC_FORM = re.compile(r"^(?P<name>[A-Za-z_]+?)(?:_|\.)(?P<ks>[0-9][0-9,]*)$")
 # families whose `_x` is a real number (Rprec_mult_0.20, iprec_at_recall..10,.20): trec_eval's -m text
 _TREC_AT_FORM = re.compile(r"^(?P<name>[A-Za-z_]+?)(?:_|\.)(?P<xs>[0-9.][0-9.,]*)$")
 
 
-def parse(text: str, *, rel: float | None = None) -> list[Measure]:
-    """Parse one measure string; trec_eval's `P.5,10` gives several measures.
+def parse(text: str, *, rel: float | None = None) -> list[Measure | TextMeasure]:
+    """Parse one measure string; trec_eval's `P.5,10` and the named sets (`all_trec`) give several measures.
 
     `rel` is the default relevance level for measures that do not name one
     (the CLI's --rel, trec_eval's -l).
@@ -106,6 +122,15 @@ def parse(text: str, *, rel: float | None = None) -> list[Measure]:
     spelling = text.strip()
     if not spelling:
         raise MeasureError("empty measure name; " + _known_names_hint())
+    if spelling in NAMED_SETS:
+        return [measure for name in NAMED_SETS[spelling] for measure in parse(name, rel=rel)]
+    if spelling == "runid":
+        return [TextMeasure("runid")]
+    if relstring := _RELSTRING_FORM.match(spelling):
+        k = int(relstring.group("k") or 10)
+        if not 1 <= k <= MAX_CUTOFF:
+            raise MeasureError(f"{spelling}: the number of documents must be a whole number >= 1, got {k}")
+        return [TextMeasure("relstring", k)]
     trec_at = _TREC_AT_FORM.match(spelling)
     if trec_at and trec_at.group("name").lower() in _TREC_AT:
         definition = REGISTRY[_TREC_AT[trec_at.group("name").lower()]]
@@ -140,8 +165,12 @@ def parse(text: str, *, rel: float | None = None) -> list[Measure]:
     return [_build(spelling, definition, raw_params, match.group("k"), rel)]
 
 
-def parse_all(texts, *, rel: float | None = None) -> list[Measure]:
-    """Parse a list of measure strings; duplicates (same canonical measure) are kept once."""
+def parse_all(texts, *, rel: float | None = None, text_lines: bool = False) -> list[Measure]:
+    """Parse a list of measure strings; duplicates (same canonical measure) are kept once.
+
+    trec_eval's text lines (runid, relstring: TextMeasure) are kept only with `text_lines`, for the
+    evaluation that the trec layout prints; everything else reads numbers and leaves them out.
+    """
     if rel is not None and (isinstance(rel, bool) or not isinstance(rel, (int, float)) or not math.isfinite(rel)):
         raise MeasureError(f"rel must be a finite number, got {rel!r}")  # it becomes a number in the SQL text
     if isinstance(texts, str):
@@ -154,7 +183,18 @@ def parse_all(texts, *, rel: float | None = None) -> list[Measure]:
         if not isinstance(text, str):
             raise MeasureError(f"measure names are strings, got {type(text).__name__} {text!r}")
         for measure in parse(text, rel=rel):
-            seen.setdefault(str(measure), measure)
+            if isinstance(measure, TextMeasure) and text_lines:
+                # named again, relstring takes its new length in its place, as trec_eval's -m does
+                # (`-m all_trec -m relstring.20`)
+                earlier = next((key for key, m in seen.items() if isinstance(m, TextMeasure) and m.name == measure.name), None)
+                seen = {(str(measure) if key == earlier else key): (measure if key == earlier else m)
+                        for key, m in seen.items()}
+                seen.setdefault(str(measure), measure)
+            elif not isinstance(measure, TextMeasure):
+                seen.setdefault(str(measure), measure)
+    if seen and not any(isinstance(measure, Measure) for measure in seen.values()):
+        raise MeasureError("runid and relstring are text lines printed beside measures in the trec layout; "
+                           "name a measure too, e.g. -m map")
     if not seen:
         raise MeasureError("no measures given; " + _known_names_hint())
     return list(seen.values())

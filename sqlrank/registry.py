@@ -81,6 +81,8 @@ class MeasureDef:
     # the parameter that `@x` and trec_eval's `family_x` set when x is a real number, not a cutoff
     # (IPrec@0.1 is IPrec(recall=0.1), trec_eval's iprec_at_recall_0.10); such a measure has no @k
     at: str | None = None
+    # trec_eval prints it in the `all` row only (num_q, gm_map, gm_bpref): so does the trec layout
+    trec_all_only: bool = False
 
     def needs_for(self, params: dict) -> set[str]:
         """What this measure, with these parameter values, needs from the ranking pass."""
@@ -129,7 +131,7 @@ REGISTRY: dict[str, MeasureDef] = {
                    ("rel",), aggregate="sum", needs=("judged_nonrelevant",), aliases=("num_nonrel_judged_ret",),
                    trec_name="num_nonrel_judged_ret"),
         MeasureDef("NumQ", "num_q", "1 per evaluated query: the `all` row counts the queries", (), cutoff=False,
-                   aggregate="sum", reads_ranking=False, aliases=("num_q",), trec_name="num_q"),
+                   aggregate="sum", reads_ranking=False, aliases=("num_q",), trec_name="num_q", trec_all_only=True),
         MeasureDef("RelP", "rel_p", "relevant in top k / min(k, R); without @k: relevant retrieved / min(retrieved, R)",
                    ("rel",), aliases=("SetRelP", "set_relative_P"), trec_name="set_relative_P", trec_family="relative_P",
                    trec_default_cutoffs=_TREC_CUTOFFS),
@@ -139,10 +141,10 @@ REGISTRY: dict[str, MeasureDef] = {
                    ("rel", "relevant_retrieved", "nonrelevant_retrieved", "relevant_missed"), cutoff=False,
                    aliases=("utility",), trec_name="utility"),
         MeasureDef("GMAP", "gm_map", "AP per query; the `all` row is the geometric mean, AP floored at 1e-5",
-                   ("rel",), aggregate="gm", aliases=("gm_map",), trec_name="gm_map"),
+                   ("rel",), aggregate="gm", aliases=("gm_map",), trec_name="gm_map", trec_all_only=True),
         MeasureDef("GMbpref", "gm_bpref", "bpref per query; the `all` row is the geometric mean, floored at 1e-5",
                    ("rel",), cutoff=False, aggregate="gm", needs=("judged_nonrelevant",), aliases=("gm_bpref",),
-                   trec_name="gm_bpref"),
+                   trec_name="gm_bpref", trec_all_only=True),
         MeasureDef("binG", "bin_g", "(1/R) Σ over relevant retrieved of 1 / log2(2 + non-relevant documents above)",
                    ("rel",), cutoff=False, trec_name="binG"),
         MeasureDef("IPrec", "iprec", "highest precision once lround(recall · R) relevant documents are retrieved",
@@ -175,4 +177,18 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the whole retrieved set", ("rel", "beta"),
                    cutoff=False, aliases=("set_F",), trec_name="set_F"),
     )
+}
+
+_LONG = "5,10,15,20,30,100,200,500,1000"  # trec_eval's cutoffs of P, recall, ndcg_cut, map_cut, relative_P
+# trec_eval's named sets (`-m official`, its default without -m; `-m all_trec`), spelled as trec_eval's
+# -m takes them and in the order it prints them. `runid` and `relstring` are the trec layout's two
+# text lines (the run's tag; the labels of the first ten documents), not numbers.
+NAMED_SETS: dict[str, tuple[str, ...]] = {
+    "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+                 "recip_rank", "iprec_at_recall", f"P.{_LONG}"),
+    "all_trec": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+                 "recip_rank", "iprec_at_recall", f"P.{_LONG}", "relstring", f"recall.{_LONG}", "infAP",
+                 "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg",
+                 "ndcg_cut", "map_cut", "relative_P", "success.1,5,10", "set_P", "set_relative_P", "set_recall",
+                 "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj"),
 }

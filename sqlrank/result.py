@@ -37,6 +37,7 @@ class Report:
     runs: dict[str, RunReport] = field(default_factory=dict)
     run_tables: list[tuple[str | None, str]] = field(default_factory=list)  # (run_id or None, canonical table)
     input_notes: list[str] = field(default_factory=list)  # what the loaders did that changes values
+    run_tags: dict[str, str | None] = field(default_factory=dict)  # a TREC run's tag (its first line's), by run
 
     def notices(self) -> list[str]:
         """One line per thing the user should know; empty when nothing was filled, skipped or dropped."""
@@ -101,11 +102,16 @@ class Result:
     `parsed_measures` the sqlrank.Measure objects behind them, in the same order.
     """
 
-    def __init__(self, table: pa.Table, measures: list[Measure], report: Report):
+    def __init__(self, table: pa.Table, measures: list[Measure], report: Report, text_rows: list[dict] | None = None,
+                 order: list[str] | None = None):
         self._table = table
+        # trec_eval's text lines (runid, relstring), which only the trec layout prints: {run_id, query_id,
+        # measure, text}; `order` names every measure and text line in the order asked, for that layout
+        self.text_rows = list(text_rows or [])
         self.parsed_measures = list(measures)
         self.measures = [str(m) for m in self.parsed_measures]
         self._by_name = dict(zip(self.measures, self.parsed_measures))
+        self.order = list(order or self.measures)
         self.report = report
         # the runs that have rows, in the table's order (both in the order given), from the report rather
         # than from the table's run_id column (which would need pyarrow.compute, slow to import): every

@@ -18,14 +18,28 @@ def line(run_id: str | None, name: str, query_id: str, value: str) -> str:
 
 
 def render_result(result, per_query: bool) -> list[bytes]:
-    """A Result; per query by default on the command line's -q, as trec_eval -q prints."""
+    """A Result; per query by default on the command line's -q, as trec_eval -q prints.
+
+    Each query's lines (then the `all` lines) come in the order the measures were asked, with trec_eval's
+    text lines (runid, relstring) in their place; as trec_eval does, num_q, gm_map and gm_bpref are
+    printed in the `all` row only.
+    """
     from ..measures import trec_name
 
     names = {name: trec_name(result.measure(name)) for name in result.measures}
+    all_only = {name for name in result.measures if result.measure(name).definition.trec_all_only}
     several = len(result.runs) > 1
-    text = "".join(line(row["run_id"] if several else None, names[row["measure"]], row["query_id"],
-                        shown(result, row["measure"], row["value"]))
-                   for row in result.rows(per_query).to_pylist())
+    blocks: dict[tuple, dict[str, str]] = {}  # (run_id, query_id) -> {measure: its printed value}, in row order
+    for row in result.rows(per_query).to_pylist():
+        if row["query_id"] == "all" or row["measure"] not in all_only:
+            blocks.setdefault((row["run_id"], row["query_id"]), {})[row["measure"]] = \
+                shown(result, row["measure"], row["value"])
+    for row in result.text_rows:
+        if (row["run_id"], row["query_id"]) in blocks:
+            blocks[(row["run_id"], row["query_id"])][row["measure"]] = row["text"]
+    text = "".join(line(run_id if several else None, names.get(measure, measure), query_id, values[measure])
+                   for (run_id, query_id), values in blocks.items()
+                   for measure in result.order if measure in values)
     return [text.encode()]
 
 

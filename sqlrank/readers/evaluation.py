@@ -14,6 +14,7 @@ from ..checks import resolve_duplicates
 from ..errors import EvaluationError
 from ..result import Report
 from .registry import load, run_name_suffixes
+from .trec import run_tag
 
 QRELS_TABLE = "sqlrank_qrels"
 
@@ -50,6 +51,8 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
         report.run_tables.append((None if has_run_id else (name or "run"), loaded.table))
         report.run_sources.append((None if has_run_id else name, loaded.label, dropped))
         report.input_notes += loaded.notes
+        if loaded.fmt == "trec" and not has_run_id:  # trec_eval's runid: the tag of the run's first line
+            report.run_tags[name or "run"] = run_tag(loaded.path, loaded.compression)
     if len(report.run_tables) > 1:
         _check_distinct_run_names(con, report.run_tables)
     return report

@@ -33,7 +33,7 @@ import duckdb
 from .. import checks, sqlgen
 from ..errors import InputError, SqlrankError, shorten
 from .base import Loaded, Reader, canonical_columns, create
-from .files import BLANKS, READ_ERRORS, File, open_text, read_error
+from .files import BLANKS, READ_ERRORS, File, first_data_line, open_text, read_error
 
 _FIELD_SPLIT = r"[ \t\n\r\x0b\x0c]+"
 # a line with something other than blanks on it, not starting with `#` (blank and comment lines are skipped)
@@ -138,6 +138,13 @@ def read(con, file: File, table: str, kind: str, columns: dict) -> Loaded:
                 "as trec_eval does (1.9 -> 1); give real-valued labels in a CSV or Parquet qrels"
             )
     return loaded
+
+
+def run_tag(path: Path, compression: str) -> str | None:
+    """The tag (sixth field) of a TREC run's first line: trec_eval's `runid`, which it takes from that line."""
+    line = first_data_line(File(path, b"", compression))
+    fields = line.split() if line else []
+    return fields[5] if len(fields) >= 6 else None
 
 
 def load_general(con, path: Path, compression: str, raw: str, kind: str) -> None:
