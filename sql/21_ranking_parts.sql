@@ -62,9 +62,12 @@ CREATE OR REPLACE MACRO sqlrank.dcg_of(ranking, k, gain, discount, base) AS
 CREATE OR REPLACE MACRO sqlrank.ideal_gains(ranking, gain, ideal) AS
     CASE sqlrank.choice(ideal, ['qrels', 'run'], 'ideal')
         WHEN 'run' THEN list_reverse_sort(list_transform(ranking.documents, lambda d: sqlrank.gain(d.label, kind := gain)))
-        -- labels come highest first, and a higher label never has a smaller gain
-        ELSE list_transform(list_filter(ranking.labels, lambda label: label > 0),
-                            lambda label: sqlrank.gain(label, kind := gain))
+        -- labels come highest first, and a higher label never has a smaller gain, except in a gain map
+        ELSE CASE WHEN starts_with(gain, '{')
+                  THEN list_reverse_sort(list_transform(list_filter(ranking.labels, lambda label: label > 0),
+                                                        lambda label: sqlrank.gain(label, kind := gain)))
+                  ELSE list_transform(list_filter(ranking.labels, lambda label: label > 0),
+                                      lambda label: sqlrank.gain(label, kind := gain)) END
     END;
 
 -- the inner product adds in list order, so in rank order: the same bits on every run

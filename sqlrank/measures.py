@@ -29,7 +29,14 @@ MAX_CUTOFF = 2_147_483_647
 
 
 def parse_parameter(parameter: Parameter, text: str, measure: str) -> object:
-    """A parameter's value from its text: one of its choices, or a finite number within its bounds."""
+    """A parameter's value from its text: one of its choices, or a finite number within its bounds.
+
+    Two parameters also take a list: `gain` a gain map `{1:3,2:9}`, `levels` recall levels `[0.25,0.5]`.
+    """
+    if parameter.name == "gain" and text.startswith("{"):
+        return gain_map(text, measure)
+    if isinstance(parameter.default, tuple):
+        return recall_levels(text, measure)
     if parameter.choices:
         if text in parameter.choices:
             return text
@@ -48,6 +55,56 @@ def parse_parameter(parameter: Parameter, text: str, measure: str) -> object:
         raise MeasureError(f"{measure}: {parameter.name} must be greater than {parameter.minimum_exclusive}, "
                            f"got '{text}'")
     return int(value) if value.is_integer() and abs(value) < 2 ** 53 else value  # 1e300 stays 1e+300
+
+
+def gain_map(text: str, measure: str) -> str:
+    """`{1:3,2:9,4:4.5}` checked and written the one way the SQL reads it (sqlrank.mapped_gain).
+
+    Labels are whole numbers >= 1 (a label <= 0 is not kept by the ranking pass), each named once;
+    gains are finite numbers.
+    """
+    inner = text.strip()
+    if not (inner.startswith("{") and inner.endswith("}")) or not inner[1:-1].strip():
+        raise MeasureError(f"{measure}: a gain map is written gains={{label:gain,...}}, e.g. gains={{1:3,2:9}}, "
+                           f"got '{text}'")
+    pairs = {}
+    for item in inner[1:-1].split(","):
+        label, sep, gain = item.partition(":")
+        if not sep or not re.fullmatch(r"\s*[0-9]+\s*", label) or int(label) < 1:
+            raise MeasureError(f"{measure}: each entry of a gain map is label:gain with a whole-number label >= 1, "
+                               f"got '{item.strip()}'")
+        if int(label) in pairs:
+            raise MeasureError(f"{measure}: label {int(label)} is given two gains; give it one")
+        pairs[int(label)] = parse_parameter(Parameter("gain", 0), gain.strip(), measure)
+    return "{" + ",".join(f"{label}:{gain!r}" for label, gain in pairs.items()) + "}"
+
+
+def recall_levels(text: str, measure: str) -> tuple[float, ...]:
+    """`[0.25,0.5,0.75]` -> (0.25, 0.5, 0.75): recall levels between 0 and 1."""
+    inner = text.strip()
+    if not (inner.startswith("[") and inner.endswith("]")) or not inner[1:-1].strip():
+        raise MeasureError(f"{measure}: recall levels are written levels=[0.25,0.5,0.75], got '{text}'")
+    levels = []
+    for item in inner[1:-1].split(","):
+        try:
+            level = float(item)
+        except ValueError:
+            level = math.nan
+        if not 0 <= level <= 1:
+            raise MeasureError(f"{measure}: a recall level is a number from 0 to 1, got '{item.strip()}'")
+        levels.append(level)
+    return tuple(levels)
+
+
+def _split_params(text: str) -> list[str]:
+    """`gains={1:3,2:9},gain=exp` -> the two items: commas inside {} or [] belong to the value."""
+    items, depth, start = [], 0, 0
+    for position, char in enumerate(text):
+        depth += char in "{[" and 1 or char in "}]" and -1 or 0
+        if char == "," and depth == 0:
+            items.append(text[start:position])
+            start = position + 1
+    return items + [text[start:]]
 
 
 # trec_eval measure families whose cutoffs are written `name_k` / `name.k`, as trec_eval spells them
@@ -84,7 +141,7 @@ class Measure:
 
     def __str__(self) -> str:
         at = self.definition.at
-        shown = [f"{n}={v}" for n, v in self.params if v != PARAMETERS[n].default and n != at]
+        shown = [_shown_parameter(n, v) for n, v in self.params if v != PARAMETERS[n].default and n != at]
         text = self.name + (f"({','.join(shown)})" if shown else "")
         if at:
             return text + f"@{self.param(at)}"
@@ -107,8 +164,16 @@ class TextMeasure:
 _RELSTRING_FORM = re.compile(r"^relstring(?:[_.](?P<k>[0-9]+))?$")
 
 
+def _shown_parameter(name: str, value) -> str:
+    if name == "gain" and str(value).startswith("{"):
+        return f"gains={value}"  # ir_measures' name of a gain map
+    if isinstance(value, tuple):
+        return f"{name}=[{','.join(_number(v) for v in value)}]"
+    return f"{name}={value}"
+
+
 _IR_MEASURES_FORM = re.compile(r"^(?P<name>[A-Za-z0-9_]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>[^@()]*))?$")
-_TREC_FORM = re.compile(r"^(?P<name>[A-Za-z_]+?)(?:_|\.)(?P<ks>[0-9][0-9,]*)$")
+_TREC_FORM = re.compile(r"^(?P<name>[A-Za-z_]+?)(?:_|\.)(?P<ks>[0-9][0-9.,]*)$")
 # families whose `_x` is a real number (Rprec_mult_0.20, iprec_at_recall..10,.20): trec_eval's -m text
 _TREC_AT_FORM = re.compile(r"^(?P<name>[A-Za-z_]+?)(?:_|\.)(?P<xs>[0-9.][0-9.,]*)$")
 
@@ -134,11 +199,16 @@ def parse(text: str, *, rel: float | None = None) -> list[Measure | TextMeasure]
     trec_at = _TREC_AT_FORM.match(spelling)
     if trec_at and trec_at.group("name").lower() in _TREC_AT:
         definition = REGISTRY[_TREC_AT[trec_at.group("name").lower()]]
-        return [_build(spelling, definition, {}, x, rel) for x in trec_at.group("xs").split(",") if x]
+        # in increasing order, as trec_eval sorts a family's values (`P.5,7,3` prints P_3, P_5, P_7)
+        xs = sorted((x for x in trec_at.group("xs").split(",") if x), key=_number_or_text)
+        return [_build(spelling, definition, {}, x, rel) for x in xs]
+    if values := _trec_values(spelling, rel):
+        return values
     trec = _TREC_FORM.match(spelling)
     if trec and trec.group("name").lower() in _TREC_CUTOFF:
         definition = REGISTRY[_TREC_CUTOFF[trec.group("name").lower()]]
-        ks = [part for part in trec.group("ks").split(",") if part]
+        # a fractional cutoff is cut to its whole part, as trec_eval reads it (ndcg_cut.23.4 is ndcg_cut_23)
+        ks = sorted((part.split(".")[0] for part in trec.group("ks").split(",") if part), key=_number_or_text)
         return [_build(spelling, definition, {}, k, rel) for k in ks]
     if spelling.lower() in _TREC_DEFAULT_CUTOFFS:
         definition = REGISTRY[TREC_FAMILIES[next(f for f in TREC_FAMILIES if f.lower() == spelling.lower())]]
@@ -155,14 +225,59 @@ def parse(text: str, *, rel: float | None = None) -> list[Measure | TextMeasure]
         raise MeasureError(f"unknown measure '{name}'{_suggestion(name, spelling)}; {_known_names_hint()}")
     raw_params = {}
     if match.group("params"):
-        for item in match.group("params").split(","):
+        for item in _split_params(match.group("params")):
             key, sep, value = item.partition("=")
             if not sep or not key.strip() or not value.strip():
                 raise MeasureError(f"{spelling}: parameters are written name=value, got '{item.strip()}'")
             if key.strip() in raw_params:  # `gain=exp,gain=linear`: which one was meant would be a guess
                 raise MeasureError(f"{spelling}: parameter '{key.strip()}' is given twice; give it once")
             raw_params[key.strip()] = value.strip()
+    if "gains" in raw_params and "gain" in definition.params:  # ir_measures' gains={...}: the gain map
+        if "gain" in raw_params:
+            raise MeasureError(f"{spelling}: give gain or gains, not both")
+        raw_params["gain"] = raw_params.pop("gains")
+        if not raw_params["gain"].startswith("{"):
+            raise MeasureError(f"{spelling}: a gain map is written gains={{label:gain,...}}, e.g. gains={{1:3,2:9}}")
     return [_build(spelling, definition, raw_params, match.group("k"), rel)]
+
+
+def _number_or_text(text: str) -> tuple:
+    """A sort key: numbers by value, then anything else (which _build refuses with its message)."""
+    try:
+        return (0, float(text), "")
+    except ValueError:
+        return (1, 0.0, text)
+
+
+_TREC_VALUES_FORM = re.compile(r"^(?P<name>[A-Za-z0-9_]+?)\.(?P<values>.+)$")
+
+
+def _trec_values(spelling: str, rel) -> list[Measure] | None:
+    """trec_eval's value lists after a dot: `utility.2,-1,0,0` (its four weights), `set_F.0.5` (beta),
+    `11pt_avg..25,.5,.75` (recall levels) and gain maps `ndcg.1=3,2=9` for every measure with a gain;
+    None when the spelling is none of these."""
+    match = _TREC_VALUES_FORM.match(spelling)
+    definition = match and (_EXACT.get(match.group("name")) or _NAMES.get(match.group("name").lower()))
+    if not definition:
+        return None
+    values = match.group("values")
+    names = definition.trec_values
+    if names and isinstance(PARAMETERS[names[0]].default, tuple):  # a list: every value goes in it
+        return [_build(spelling, definition, {names[0]: f"[{values}]"}, None, rel)]
+    if names:
+        items = values.split(",")
+        if len(items) != len(names):
+            raise MeasureError(f"{spelling}: {match.group('name')} takes {len(names)} value(s) after the dot "
+                               f"({', '.join(n or '0' for n in names)}), got {len(items)}")
+        for position, (name, item) in enumerate(zip(names, items), start=1):
+            if name is None and parse_parameter(Parameter("value", 0), item, spelling) != 0:
+                raise MeasureError(f"{spelling}: value {position} weighs the documents outside the judgments and "
+                                   "the run, which needs the collection's size; sqlrank does not know it: give 0")
+        return [_build(spelling, definition, {n: v for n, v in zip(names, items) if n}, None, rel)]
+    if "gain" in definition.params and "=" in values:
+        pairs = "{" + ",".join(pair.replace("=", ":", 1) for pair in values.split(",")) + "}"
+        return [_build(spelling, definition, {"gain": pairs}, None, rel)]
+    return None
 
 
 def parse_all(texts, *, rel: float | None = None, text_lines: bool = False) -> list[Measure]:
@@ -299,7 +414,7 @@ def trec_name(measure: Measure) -> str:
     definition = measure.definition
     non_default = [n for n, v in measure.params if v != PARAMETERS[n].default and n not in ("rel", definition.at)]
     if non_default:
-        return str(measure)
+        return _trec_values_name(measure, non_default) or str(measure)
     if definition.at and definition.trec_family:
         return f"{definition.trec_family}_{measure.param(definition.at):4.2f}"  # trec_eval prints %4.2f
     if measure.k is None and definition.trec_name:
@@ -307,3 +422,31 @@ def trec_name(measure: Measure) -> str:
     if measure.k is not None and definition.trec_family:
         return f"{definition.trec_family}_{measure.k}"
     return str(measure)
+
+
+def _trec_values_name(measure: Measure, non_default: list[str]) -> str | None:
+    """trec_eval's name of a measure given a value list (`utility_2,-1,0,0`, `11pt_avg_.25,.5,.75`,
+    `ndcg_1=3,2=9,4=4.5`), or None when trec_eval has no such name."""
+    definition, params = measure.definition, dict(measure.params)
+    if not definition.trec_name or measure.k is not None:
+        return None
+    if non_default == ["gain"] and str(params["gain"]).startswith("{"):
+        return f"{definition.trec_name}_{params['gain'][1:-1].replace(':', '=')}"
+    if definition.trec_values and set(non_default) <= set(definition.trec_values):
+        if isinstance(PARAMETERS[definition.trec_values[0]].default, tuple):
+            shown = [_short(v) for v in params[definition.trec_values[0]]]
+        else:
+            shown = [_short(params[n]) if n else "0" for n in definition.trec_values]
+        return f"{definition.trec_name}_{','.join(shown)}"
+    return None
+
+
+def _number(value: float) -> str:
+    """2 not 2.0; 0.25 as repr writes it."""
+    return str(int(value)) if float(value).is_integer() else repr(value)
+
+
+def _short(value: float) -> str:
+    """A number as trec_eval's value lists write it: 2 not 2.0, .25 not 0.25."""
+    text = _number(value)
+    return text[1:] if text.startswith("0.") else text

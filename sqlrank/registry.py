@@ -30,7 +30,9 @@ PARAMETERS: dict[str, Parameter] = {
     p.name: p
     for p in (
         Parameter("rel", 1, help="minimum label of a relevant document (trec_eval -l)"),
-        Parameter("gain", "linear", ("linear", "exp"), "linear = label; exp = 2^label - 1"),
+        Parameter("gain", "linear", ("linear", "exp"),
+                  "linear = label; exp = 2^label - 1; or a gain map, written gains={1:3,2:9} (trec_eval's ndcg.1=3,2=9): "
+                  "the labels it names get its gains, the others stay linear"),
         Parameter("discount", "log2", ("log2", "jarvelin", "ln"),
                   "1/log2(i+1); Järvelin's 1/log_base(i) from i = base; 1/ln(i+1)"),
         Parameter("base", 2, help="log base of the jarvelin discount", minimum_exclusive=1),
@@ -45,6 +47,8 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("p", 0.8, help="RBP's persistence: the chance of reading on from one rank to the next",
                   minimum_exclusive=0),
         Parameter("max_grade", 4, help="ERR's highest label: R = (2^label - 1) / 2^max_grade (gdeval's 4)"),
+        Parameter("levels", (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+                  help="AvgIPrec's recall levels, written levels=[0.25,0.5,0.75] (trec_eval's 11pt_avg..25,.5,.75)"),
         Parameter("beta", 1, help="SetF's weight of recall, used as is (trec_eval's set_F.x; the usual F_b has b²)"),
     )
 }
@@ -81,6 +85,9 @@ class MeasureDef:
     # the parameter that `@x` and trec_eval's `family_x` set when x is a real number, not a cutoff
     # (IPrec@0.1 is IPrec(recall=0.1), trec_eval's iprec_at_recall_0.10); such a measure has no @k
     at: str | None = None
+    # the parameters trec_eval's `name.v1,v2,...` sets, in order (`utility.2,-1,0,0`, `set_F.0.5`); a list
+    # parameter (levels) takes all the values (`11pt_avg..25,.5`); None: a value sqlrank cannot use, which must be 0
+    trec_values: tuple[str | None, ...] = ()
     # trec_eval prints it in the `all` row only (num_q, gm_map, gm_bpref): so does the trec layout
     trec_all_only: bool = False
 
@@ -139,7 +146,9 @@ REGISTRY: dict[str, MeasureDef] = {
                    (), needs=("judged_nonrelevant",), trec_family="unj", trec_default_cutoffs=(5, 10, 20)),
         MeasureDef("Utility", "utility", "weighted count of relevant retrieved, other retrieved, relevant missed",
                    ("rel", "relevant_retrieved", "nonrelevant_retrieved", "relevant_missed"), cutoff=False,
-                   aliases=("utility",), trec_name="utility"),
+                   aliases=("utility",), trec_name="utility",
+                   # trec_eval's fourth weight counts the collection's non-relevant documents not retrieved
+                   trec_values=("relevant_retrieved", "nonrelevant_retrieved", "relevant_missed", None)),
         MeasureDef("GMAP", "gm_map", "AP per query; the `all` row is the geometric mean, AP floored at 1e-5",
                    ("rel",), aggregate="gm", aliases=("gm_map",), trec_name="gm_map", trec_all_only=True),
         MeasureDef("GMbpref", "gm_bpref", "bpref per query; the `all` row is the geometric mean, floored at 1e-5",
@@ -151,7 +160,7 @@ REGISTRY: dict[str, MeasureDef] = {
                    ("rel", "recall"), cutoff=False, at="recall", trec_family="iprec_at_recall",
                    trec_default_cutoffs=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)),
         MeasureDef("AvgIPrec", "avg_iprec", "mean of IPrec at the recall levels 0.0, 0.1, ..., 1.0 (11-point average)",
-                   ("rel",), cutoff=False, aliases=("11pt_avg",), trec_name="11pt_avg"),
+                   ("rel", "levels"), cutoff=False, aliases=("11pt_avg",), trec_name="11pt_avg", trec_values=("levels",)),
         MeasureDef("RprecMult", "rprec_mult", "P@c with c = (long)(multiple · R + 0.9)", ("rel", "multiple"),
                    cutoff=False, at="multiple", trec_family="Rprec_mult",
                    trec_default_cutoffs=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),
@@ -175,7 +184,7 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("SetAP", "set_ap", "relevant retrieved² / (retrieved · R): set precision × set recall", ("rel",),
                    cutoff=False, aliases=("set_map",), trec_name="set_map"),
         MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the whole retrieved set", ("rel", "beta"),
-                   cutoff=False, aliases=("set_F",), trec_name="set_F"),
+                   cutoff=False, aliases=("set_F",), trec_name="set_F", trec_values=("beta",)),
     )
 }
 
