@@ -1,7 +1,7 @@
 -- sqlrank.rankings(qrels_table, judged_table, missing := 'zero')
 --   -> ([run_id,] query_id, ranking)
 -- sqlrank.run_rankings(qrels_table, run_table, depth := NULL, missing := 'zero',
---     score_precision := 'double', zero_labels := true, negative_labels := false)
+--     score_precision := 'double', zero_labels := true, negative_labels := false, judged_only := false)
 --   -> the same, straight from a run (sqlrank.judged_ranking, then sqlrank.rankings)
 --
 -- What every measure reads: one row per query of the qrels and run, holding
@@ -77,9 +77,20 @@ END;
 
 CREATE OR REPLACE MACRO sqlrank.run_rankings(qrels_table, run_table, depth := NULL, missing := 'zero',
                                              score_precision := 'double', zero_labels := true,
-                                             negative_labels := false) AS TABLE
-WITH sqlrank_judged_ranking AS MATERIALIZED (
+                                             negative_labels := false, judged_only := false) AS TABLE
+-- judged_only (trec_eval -J): the run's judged documents only (sqlrank.judged_run, which applies depth);
+-- a constant, so DuckDB drops the branch not taken
+WITH sqlrank_judged_only_run AS (
+    SELECT * FROM sqlrank.judged_run(qrels_table, run_table, depth := depth, score_precision := score_precision)
+    WHERE judged_only
+),
+sqlrank_judged_ranking AS MATERIALIZED (
     SELECT * FROM sqlrank.judged_ranking(qrels_table, run_table, depth := depth, score_precision := score_precision,
                                          zero_labels := zero_labels, negative_labels := negative_labels)
+    WHERE NOT judged_only
+    UNION ALL BY NAME
+    SELECT * FROM sqlrank.judged_ranking(qrels_table, 'sqlrank_judged_only_run', score_precision := score_precision,
+                                         zero_labels := zero_labels, negative_labels := negative_labels)
+    WHERE judged_only
 )
 SELECT * FROM sqlrank.rankings(qrels_table, 'sqlrank_judged_ranking', missing := missing);

@@ -103,11 +103,17 @@ def eval_command(
     fmt: FormatOption = None,
     output: OutputOption = None,
     rel: Annotated[Optional[float], typer.Option(
-        "--rel", metavar="LABEL", show_default=False,
+        "--rel", "-l", metavar="LABEL", show_default=False,
         help="minimum label of a relevant document, for measures that do not set rel (trec_eval -l) [default: 1]")] = None,
-    missing: Annotated[Missing, typer.Option(
-        "--missing", case_sensitive=False,
-        help="a qrels query absent from a run: scores 0 (trec_eval -c), is left out, or is an error")] = Missing.zero,
+    missing: Annotated[Optional[Missing], typer.Option(
+        "--missing", case_sensitive=False, show_default=False,
+        help="a qrels query absent from a run: scores 0 (trec_eval -c), is left out, or is an error "
+             "[default: zero]")] = None,
+    complete: Annotated[bool, typer.Option(
+        "-c", help="a qrels query absent from a run scores 0, as trec_eval -c: the same as --missing zero")] = False,
+    judged_only: Annotated[bool, typer.Option(
+        "-J", "--judged-only",
+        help="remove the documents without a judgment from the rankings before evaluating (trec_eval -J)")] = False,
     duplicates: DuplicatesOption = Duplicates.error,
     depth: Annotated[Optional[int], typer.Option(
         "-M", "--depth", metavar="N", min=1, help="keep the top N documents of each ranking (trec_eval -M)")] = None,
@@ -139,6 +145,12 @@ def eval_command(
     out or duplicated go to stderr.
     """
     with _user_errors():
+        if complete and missing not in (None, Missing.zero):
+            raise typer.BadParameter(f"-c means --missing zero; it contradicts --missing {missing.value}",
+                                     param_hint="-c")
+        missing = missing or Missing.zero
+        if judged_only and engine is Engine.spark:
+            raise typer.BadParameter("-J (judged only) works with --engine duckdb only", param_hint="-J/--judged-only")
         named_runs, paths = _named_runs(runs)
         fmt_name, target = _destination(fmt, output, inputs=(qrels, *paths))
         # the connection is closed as soon as the numbers are out (which also removes any spill files)
@@ -155,7 +167,7 @@ def eval_command(
                                         memory_limit=memory_limit, **options).to_result()
             else:
                 result = sqlrank.evaluate(qrels, named_runs, list(measure or DEFAULT_MEASURES), connection=con,
-                                          **options)
+                                          judged_only=judged_only, **options)
         for notice in result.notices():
             typer.echo(f"sqlrank: note: {notice}", err=True)
         if target is not None:

@@ -44,6 +44,7 @@ def evaluate(
     duplicates: str = "error",
     depth: int | None = None,
     score_precision: str = "double",
+    judged_only: bool = False,
     query_col: str | None = None,
     doc_col: str | None = None,
     score_col: str | None = None,
@@ -70,6 +71,10 @@ def evaluate(
         "first" or the "max".
     depth: keep the top `depth` documents of each ranking (trec_eval -M).
     score_precision: "double", or "float32" to reproduce pytrec_eval ties.
+    judged_only: remove every document without a judgment (or with a negative
+        label) from the rankings before any measure reads them (trec_eval -J,
+        ir_measures' judged_only=True); depth cuts first. A query left with no
+        documents counts as missing from the run (the `missing` policy).
     query_col, doc_col, score_col, relevance_col: the input's column names, when
         they are not the canonical ones or a common spelling (qid, docno, label, ...).
     threads, memory_limit, temp_directory: DuckDB settings of the connection made here.
@@ -86,12 +91,17 @@ def evaluate(
     _check_choice("score_precision", score_precision, SCORE_PRECISIONS)
     if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
         raise EvaluationError(f"depth must be a whole number >= 1, got {depth!r}")
+    if not isinstance(judged_only, bool):
+        raise EvaluationError(f"judged_only is True or False, got {judged_only!r}")
     con = connection or connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory)
     if connection is not None:
         install(con)
     mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
     try:
         report = load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
+        if judged_only:  # each run becomes its judged documents (depth applied): the pass below cuts nothing more
+            _keep_judged(con, report, depth, score_precision)
+            depth = None
         relstrings = [m.k for m in text if m.name == "relstring"]  # they read every label, zero and negative
         for statement in _judged_sql(report.run_tables, _text_depth(ranking_depth(parsed, depth), depth, relstrings),
                                      score_precision, reads_zero_labels(parsed) or bool(relstrings),
@@ -106,6 +116,22 @@ def evaluate(
     except duckdb.Error as error:
         raise out_of_memory(error) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
     return Result(table, parsed, report, text_rows=text_rows, order=[str(m) for m in asked])
+
+
+def _keep_judged(con, report: Report, depth: int | None, score_precision: str) -> None:
+    """judged_only: each run table replaced by its judged documents within depth (sqlrank.judged_run)."""
+    for number, (run_id, table) in enumerate(report.run_tables):
+        judged = f"{table}_judged"
+        call = sqlgen.call("sqlrank.judged_run", sqlgen.literal(QRELS_TABLE), sqlgen.literal(table), depth=depth,
+                           score_precision=score_precision, one_run=run_id is not None)
+        con.execute(sqlgen.create_temp_table(judged, f"SELECT * FROM {call}"))
+        if not con.execute(f"SELECT count(*) FROM {sqlgen.identifier(judged)}").fetchone()[0]:
+            raise EvaluationError(f"{report.run_sources[number][1]}: no retrieved document has a judgment >= 0"
+                                  + (f" in the top {depth}" if depth else "") + ", so judged_only leaves nothing to "
+                                  "evaluate; check that the qrels belong to this run")
+        report.run_tables[number] = (run_id, judged)
+    report.input_notes.append("judged only: documents without a judgment >= 0 were removed from the rankings "
+                              "before evaluation (judged_only)")
 
 
 def _text_depth(cut: int | None, depth: int | None, relstrings: list[int]) -> int | None:

@@ -60,13 +60,13 @@ def sql_script() -> str:
 
 
 # the options every shell table macro takes after the measure's own parameters: how the run is read
-_RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double"))
+_RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double"), ("judged_only", False))
 
 
 def registry_sql() -> str:
     """The macros made from the registry's declarations, so that no SQL file repeats them.
 
-    * `sqlrank.<macro>(qrels_table, run_table, [k,] <parameters>, depth, missing, score_precision)`:
+    * `sqlrank.<macro>(qrels_table, run_table, [k,] <parameters>, depth, missing, score_precision, judged_only)`:
       each measure's table macro for the DuckDB shell, one row per query;
     * `sqlrank.measure_aggregate(measure)`: how the `all` row summarises a measure named in a
       result table ('mean' or 'sum'), by any of its spellings.
@@ -82,7 +82,8 @@ def registry_sql() -> str:
         # a measure that tells negative labels from unjudged documents has them kept by the pass
         negative = ["negative_labels := true"] if "negative_labels" in definition.needs else []
         rankings = sqlgen.call("sqlrank.run_rankings", "qrels_table", "run_table", "depth := depth",
-                               "missing := missing", "score_precision := score_precision", *negative)
+                               "missing := missing", "score_precision := score_precision",
+                               "judged_only := judged_only", *negative)
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
             f"    SELECT COLUMNS('^(run_id|query_id)$'), {value} AS value\n    FROM {rankings};")

@@ -12,8 +12,8 @@ import sqlrank
 def every_measure(rankings: str, k: str = "NULL", **params: str) -> str:
     """`SELECT [run_id,] query_id, measure_ndcg(ranking, k, ...) AS ndcg, ... FROM <rankings>`."""
     # a parameter without a default (IPrec's recall, written @0.5) gets 0.5
-    defaults = {name: "0.5" if p.default is None else repr(p.default) if not isinstance(p.default, str)
-                else f"'{p.default}'" for name, p in sqlrank.registry.PARAMETERS.items()}
+    defaults = {name: "0.5" if p.default is None else sqlrank.sqlgen.literal(p.default)
+                for name, p in sqlrank.registry.PARAMETERS.items()}
     values = []
     for definition in sqlrank.REGISTRY.values():
         # every macro takes k; one whose measure takes no @k reads the whole ranking or honours k as a prefix
