@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from .errors import MeasureError
-from .registry import NAMED_SETS, PARAMETERS, REGISTRY, MeasureDef, Parameter
+from .registry import NAMED_SETS, PARAMETERS, RANX_SPELLINGS, REGISTRY, MeasureDef, Parameter
 
 
 # cutoffs above this are refused: the SQL uses the largest BIGINT for "no cutoff", and no ranking is longer
@@ -172,7 +172,9 @@ def _shown_parameter(name: str, value) -> str:
     return f"{name}={value}"
 
 
-_IR_MEASURES_FORM = re.compile(r"^(?P<name>[A-Za-z0-9_]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>[^@()]*))?$")
+_IR_MEASURES_FORM = re.compile(r"^(?P<name>[A-Za-z0-9_-]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>[^@()]*))?$")
+# ranx's relevance level suffix: map@10-l2 is AP(rel=2)@10
+_RANX_LEVEL = re.compile(r"^(?P<name>[A-Za-z0-9_-]+?)(?P<k>@[0-9]+)?-l(?P<rel>[0-9]+)$")
 _TREC_FORM = re.compile(r"^(?P<name>[A-Za-z_]+?)(?:_|\.)(?P<ks>[0-9][0-9.,]*)$")
 # families whose `_x` is a real number (Rprec_mult_0.20, iprec_at_recall..10,.20): trec_eval's -m text
 _TREC_AT_FORM = re.compile(r"^(?P<name>[A-Za-z_]+?)(?:_|\.)(?P<xs>[0-9.][0-9.,]*)$")
@@ -213,7 +215,16 @@ def parse(text: str, *, rel: float | None = None) -> list[Measure | TextMeasure]
     if spelling.lower() in _TREC_DEFAULT_CUTOFFS:
         definition = REGISTRY[TREC_FAMILIES[next(f for f in TREC_FAMILIES if f.lower() == spelling.lower())]]
         return [_build(spelling, definition, {}, str(k), rel) for k in _TREC_DEFAULT_CUTOFFS[spelling.lower()]]
+    if level := _RANX_LEVEL.match(spelling):
+        return parse(f"{level.group('name')}(rel={level.group('rel')}){level.group('k') or ''}", rel=rel)
     match = _IR_MEASURES_FORM.match(spelling)
+    if match and match.group("name").lower() in RANX_SPELLINGS:
+        meant = RANX_SPELLINGS[match.group("name").lower()]
+        if "(" in meant and match.group("params"):
+            raise MeasureError(f"{spelling}: {match.group('name')} is {meant}; write that with your parameters")
+        if "(" not in meant and match.group("params"):
+            meant += f"({match.group('params')})"
+        return parse(meant + (f"@{match.group('k')}" if match.group("k") is not None else ""), rel=rel)
     if not match:
         raise MeasureError(
             f"cannot read measure '{spelling}': expected NAME, NAME@k or NAME(param=value,...)@k, "

@@ -125,7 +125,7 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("Rprec", "rprec", "relevant in top R / R; 0 when R = 0", ("rel",), cutoff=False,
                    needs=("whole_ranking",), trec_name="Rprec"),
         MeasureDef("Success", "success", "1 if a relevant document is in the top k, else 0", ("rel",),
-                   aliases=("hit", "hit_rate"), trec_family="success"),
+                   aliases=("hit", "hit_rate", "HitRate"), trec_family="success"),
         MeasureDef("bpref", "bpref", "trec_eval's bpref (judged non-relevant documents ranked above relevant ones)",
                    ("rel",), cutoff=False, needs=("judged_nonrelevant",), trec_name="bpref"),
         MeasureDef("NumRet", "num_ret", "documents retrieved (within k)", (), aggregate="sum", aliases=("num_ret",),
@@ -134,6 +134,8 @@ REGISTRY: dict[str, MeasureDef] = {
                    aggregate="sum", reads_ranking=False, aliases=("num_rel",), trec_name="num_rel"),
         MeasureDef("NumRelRet", "num_rel_ret", "relevant documents retrieved (within k)", ("rel",), aggregate="sum",
                    aliases=("num_rel_ret",), trec_name="num_rel_ret"),
+        MeasureDef("Hits", "hits", "relevant documents within k, averaged over queries (ranx's hits; NumRelRet sums)",
+                   ("rel",), aliases=("hits",)),
         MeasureDef("NumNonRelJudgedRet", "num_nonrel_judged_ret", "judged non-relevant documents retrieved (within k)",
                    ("rel",), aggregate="sum", needs=("judged_nonrelevant",), aliases=("num_nonrel_judged_ret",),
                    trec_name="num_nonrel_judged_ret"),
@@ -183,9 +185,19 @@ REGISTRY: dict[str, MeasureDef] = {
                    needs=("judged_nonrelevant", "negative_labels")),
         MeasureDef("SetAP", "set_ap", "relevant retrieved² / (retrieved · R): set precision × set recall", ("rel",),
                    cutoff=False, aliases=("set_map",), trec_name="set_map"),
-        MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the whole retrieved set", ("rel", "beta"),
-                   cutoff=False, aliases=("set_F",), trec_name="set_F", trec_values=("beta",)),
+        MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the retrieved set, or of P@k and R@k",
+                   ("rel", "beta"), aliases=("set_F",), trec_name="set_F", trec_values=("beta",)),
     )
+}
+
+# ranx's spellings that are another measure with parameters (no alias can say that); hits, HitRate,
+# recall, precision, map, mrr and ndcg are aliases of their own measures. rbp.95 is not here: trec_eval
+# reads `rbp.x` as its own rbp's value list.
+RANX_SPELLINGS: dict[str, str] = {
+    "f1": "SetF",  # 2 P R / (P + R): SetF with beta 1, at @k of P@k and R@k
+    "r-precision": "Rprec",
+    "ndcg_burges": "nDCG(gain=exp)",
+    "dcg_burges": "DCG(gain=exp)",
 }
 
 _LONG = "5,10,15,20,30,100,200,500,1000"  # trec_eval's cutoffs of P, recall, ndcg_cut, map_cut, relative_P

@@ -19,3 +19,12 @@ def test_beta_is_used_unsquared(score):
 def test_nothing_relevant_retrieved_scores_0(score):
     assert score("SetF", {"q": {"x": 1}}, RUN) == {"q": 0.0}
     assert score("SetF", {**QRELS, "missed": {"a": 1}}, RUN)["missed"] == 0.0
+
+
+def test_at_k_is_the_f_of_p_at_k_and_r_at_k(score):
+    # a at rank 1, c at rank 3: 1 relevant in the top 2, P@2 = 0.5, R@2 = 1/8; ranx's f1@2
+    p, r = 0.5, 1 / 8
+    assert score("SetF@2", QRELS, RUN)["q"] == pytest.approx(2 * p * r / (p + r), abs=1e-15)
+    # P@10 divides by 10 although only 4 were retrieved
+    p, r = 2 / 10, 2 / 8
+    assert score("f1@10", QRELS, RUN)["q"] == pytest.approx(2 * p * r / (p + r), abs=1e-15)
