@@ -362,11 +362,43 @@ def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, rel)
 
 
 def _suggestion(name: str, spelling: str) -> str:
-    """` (did you mean 'nDCG@10'?)`: the closest known name, with the rest of what was typed."""
-    known = [*_TREC_DEFAULT_CUTOFFS, *(a for m in REGISTRY.values() for a in m.aliases), *REGISTRY]
-    by_lower = {s.lower(): s for s in known}  # the canonical spelling wins over a same-letters alias
-    close = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.5)
-    return f" (did you mean '{by_lower[close[0]]}{spelling[len(name):]}'?)" if close else ""
+    """` (did you mean 'nDCG@10'?)`: a known name close to the one typed, with the rest of what was typed.
+
+    Only a close match (difflib ratio >= 0.75: a typo, not another measure that shares letters), never
+    the spelling typed itself; a trec_eval family written with @k (`ndcg_cut@10`) is told its two
+    spellings, trec_eval's `ndcg_cut_10` and `nDCG@10`.
+    """
+    rest = spelling[len(name):]
+    family = next((f for f in TREC_FAMILIES if f.lower() == name.lower()), None)
+    cutoff = re.fullmatch(r"@([0-9]+)", rest)
+    if family and cutoff:
+        return f" (did you mean '{family}_{cutoff.group(1)}' or '{TREC_FAMILIES[family]}{rest}'?)"
+    known = [*_TREC_DEFAULT_CUTOFFS, *(a for m in REGISTRY.values() for a in m.aliases), *REGISTRY, *RANX_SPELLINGS]
+    by_lower = {s.lower(): s for s in known if s.lower() != name.lower()}  # the canonical spelling wins
+    ratio = {s: difflib.SequenceMatcher(None, name.lower(), s).ratio() for s in by_lower}
+    close = sorted((s for s in ratio if ratio[s] >= 0.75), key=lambda s: -ratio[s])
+    if not close:
+        return ""
+    # as close as the closest (`hitz`: hit and hits): every measure meant that way is named, with what it is
+    tied = [s for s in close if ratio[s] >= ratio[close[0]] - 0.05]
+    suggested = []
+    for lower in tied:
+        spelled = by_lower[lower]
+        if lower in _TREC_DEFAULT_CUTOFFS and rest:  # a family takes `_k`, not `@k` or parameters
+            spelled = TREC_FAMILIES[next(f for f in TREC_FAMILIES if f.lower() == lower)]
+        meaning = _meaning(spelled)
+        if meaning not in [m for _, m in suggested]:
+            suggested.append((spelled + rest, meaning))
+    if len(suggested) == 1:
+        return f" (did you mean '{suggested[0][0]}'?)"
+    return " (did you mean " + " or ".join(f"'{text}' ({meaning})" for text, meaning in suggested) + "?)"
+
+
+def _meaning(spelling: str) -> str:
+    """The canonical measure a known spelling names (a ranx spelling by what it stands for)."""
+    meant = RANX_SPELLINGS.get(spelling.lower(), spelling)
+    found = _EXACT.get(meant) or _NAMES.get(meant.lower()) or REGISTRY.get(TREC_FAMILIES.get(meant, ""))
+    return found.name if found else meant
 
 
 def _known_names_hint() -> str:
