@@ -15,6 +15,7 @@ from .errors import EvaluationError, InputError, MeasureError, OutputError, Reso
 from .macros import connect, install, sql_script
 from .measures import PARAMETERS as MEASURE_PARAMETERS
 from .measures import REGISTRY, Measure, describe as describe_measures, parse_all as parse_measures
+from .measures import split_names as split_measure_names
 from .plots import plot
 from .readers import run_name as _run_name
 from .registry import DEFAULT_MEASURES
@@ -48,7 +49,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "evaluate", "compare", "Comparison", "plot", "connect", "install", "sql_script", "load_run", "load_qrels", "query", "export", "run_name",
-    "parse_measures", "describe_measures", "REGISTRY", "DEFAULT_MEASURES", "MEASURE_PARAMETERS", "Measure", "Result",
+    "parse_measures", "split_measure_names", "describe_measures", "REGISTRY", "DEFAULT_MEASURES", "MEASURE_PARAMETERS", "Measure", "Result",
     "MISSING_POLICIES", "DUPLICATE_POLICIES", "SCORE_PRECISIONS",
     "SqlrankError", "InputError", "MeasureError", "EvaluationError", "OutputError", "ResourceError", "SqlrankNotice",
     "__version__",

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Annotated, NoReturn, Optional
 
 import typer
+from typer.core import TyperArgument, TyperCommand
 
 import sqlrank
 from sqlrank.errors import SqlrankError
@@ -37,6 +38,20 @@ Missing = enum.Enum("Missing", {name: name for name in sqlrank.MISSING_POLICIES}
 Duplicates = enum.Enum("Duplicates", {name: name for name in sqlrank.DUPLICATE_POLICIES}, type=str)
 ScorePrecision = enum.Enum("ScorePrecision", {name: name for name in sqlrank.SCORE_PRECISIONS}, type=str)
 Engine = enum.Enum("Engine", {name: name for name in ("duckdb", "spark")}, type=str)
+
+class PlainCommand(TyperCommand):
+    """A command that names its arguments by their metavar alone: usage `QRELS RUN...` (not Typer's
+    `{QRELS} {RUN}...`), help `RUN` (not `RUN <list[str]>`)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if isinstance(param, TyperArgument) and param.metavar:
+                param.display_type_rich = lambda ctx: None  # the help text says what the argument is
+
+    def collect_usage_pieces(self, ctx) -> list[str]:
+        return [piece.replace("{", "").replace("}", "") for piece in super().collect_usage_pieces(ctx)]
+
 
 app = typer.Typer(
     name="sqlrank",
@@ -86,7 +101,7 @@ def cli(
     """Evaluate rankings against relevance judgments (nDCG, AP, RR, P@k, R@k, bpref, ...), trec_eval-conformant."""
 
 
-@app.command("eval")
+@app.command("eval", cls=PlainCommand)
 def eval_command(
     qrels: Annotated[Path, typer.Argument(
         metavar="QRELS", show_default=False,
@@ -96,7 +111,8 @@ def eval_command(
         help="runs to evaluate (TREC run or the same formats); NAME=PATH names a run, else its file name does")],
     measure: Annotated[Optional[list[str]], typer.Option(
         "-m", "--measure", metavar="MEASURE", show_default=False,
-        help="a measure (repeatable): nDCG@10, AP(rel=2), ndcg_cut_10, P.5,10, ... (see `sqlrank measures`) "
+        help="a measure (repeatable), or a space-separated list as trec_eval's -m takes: nDCG@10, AP(rel=2), "
+             "ndcg_cut_10, P.5,10, nDCG@10,20, 'ndcg_cut_10 map', the sets all_trec and official (see `sqlrank measures`) "
              f"[default: {', '.join(DEFAULT_MEASURES)}]")] = None,
     per_query: Annotated[bool, typer.Option(
         "-q", "--per-query", help="one row per query as well as the mean (trec_eval -q)")] = False,
@@ -162,11 +178,11 @@ def eval_command(
             if engine is Engine.spark:
                 from sqlrank import spark
 
-                result = spark.evaluate(spark.unfolded(qrels), named_runs, list(measure or DEFAULT_MEASURES),
+                result = spark.evaluate(spark.unfolded(qrels), named_runs, _measure_list(measure),
                                         spark=spark.session(spark_master), buckets=spark_buckets, threads=threads or 1,
                                         memory_limit=memory_limit, **options).to_result()
             else:
-                result = sqlrank.evaluate(qrels, named_runs, list(measure or DEFAULT_MEASURES), connection=con,
+                result = sqlrank.evaluate(qrels, named_runs, _measure_list(measure), connection=con,
                                           judged_only=judged_only, **options)
         for notice in result.notices():
             typer.echo(f"sqlrank: note: {notice}", err=True)
@@ -176,7 +192,7 @@ def eval_command(
             _emit(sqlrank.export.render(result, fmt_name, per_query=per_query))
 
 
-@app.command("query")
+@app.command("query", cls=PlainCommand)
 def query_command(
     sql: Annotated[str, typer.Argument(
         metavar="SQL", show_default=False,
@@ -285,10 +301,28 @@ def run(args: list[str] | None = None) -> int:
     Changes nothing in the process beyond the command's own output: tests call it in theirs.
     """
     try:
-        app(args=args, prog_name="sqlrank")
+        code = app(args=args, prog_name="sqlrank", standalone_mode=False)
+    except typer.TyperException as error:  # a usage error Typer found: one line, as sqlrank's own
+        if type(error).__name__ == "NoArgsIsHelpError":  # `sqlrank` alone: the help, as asked for
+            print(error.format_message(), file=sys.stderr)
+            return 2
+        command = getattr(getattr(error, "ctx", None), "command_path", "sqlrank")
+        print(f"sqlrank: error: {_one_line(error.format_message())} (see '{command} --help')", file=sys.stderr)
+        return getattr(error, "exit_code", 2)
+    except typer.Abort:
+        print("sqlrank: error: aborted", file=sys.stderr)
+        return 1
     except SystemExit as end:
         return _exit_code(end.code)
-    return 0
+    return code if isinstance(code, int) else 0
+
+
+def _one_line(message: str) -> str:
+    """Typer's message on one line, in sqlrank's words: without the `Value error, ` and `Input should be`
+    of the validation library under Typer."""
+    text = " ".join(message.split()).replace("Value error, ", "").replace("Input should be ", "expected ")
+    text = text.replace("expected greater than or equal to ", "expected a number >= ")
+    return text.replace(", unable to parse string as an integer", "").replace(", unable to parse string as a number", "")
 
 
 def _exit_code(code) -> int:
@@ -341,6 +375,11 @@ def _status(text: str):
         if shown:
             sys.stderr.write("\r\033[K")
             sys.stderr.flush()
+
+
+def _measure_list(measures: list[str] | None) -> list[str]:
+    """The -m values, each a space-separated list as trec_eval's -m takes (`-m "ndcg_cut_10 map"`)."""
+    return [name for value in measures or DEFAULT_MEASURES for name in sqlrank.split_measure_names(value)]
 
 
 def _split_name(argument: str) -> tuple[str | None, str]:
@@ -436,7 +475,7 @@ CompareFormat = enum.Enum("CompareFormat", {name: name for name in (
 PlotKind = enum.Enum("PlotKind", {name: name for name in ("cutoff", "delta", "pr", "distribution")}, type=str)
 
 
-@app.command("compare")
+@app.command("compare", cls=PlainCommand)
 def compare_command(
     qrels: Annotated[Path, typer.Argument(metavar="QRELS", show_default=False,
                                           help="relevance judgments, as for `sqlrank eval`")],
@@ -478,7 +517,7 @@ def compare_command(
         else:
             fmt_name, output = (fmt.value if fmt else "table"), None
         with _connect(threads, None, None) as con, _status(f"comparing {len(paths)} runs"):
-            comparison = sqlrank.compare(qrels, named_runs, list(measure or DEFAULT_MEASURES), baseline=baseline,
+            comparison = sqlrank.compare(qrels, named_runs, _measure_list(measure), baseline=baseline,
                                          tests=test or ["ttest"], correction=correction, trials=trials, seed=seed,
                                          missing=missing.value, connection=con)
         if output is not None:
@@ -487,7 +526,7 @@ def compare_command(
             _emit(comparison.render(fmt_name))
 
 
-@app.command("plot")
+@app.command("plot", cls=PlainCommand)
 def plot_command(
     kind: Annotated[PlotKind, typer.Argument(
         metavar="KIND", case_sensitive=False,

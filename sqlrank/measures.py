@@ -249,6 +249,8 @@ def parse(text: str, *, rel: float | None = None) -> list[Measure | TextMeasure]
         raw_params["gain"] = raw_params.pop("gains")
         if not raw_params["gain"].startswith("{"):
             raise MeasureError(f"{spelling}: a gain map is written gains={{label:gain,...}}, e.g. gains={{1:3,2:9}}")
+    if match.group("k") is not None and "," in match.group("k"):  # nDCG@10,20: one measure per cutoff
+        return [_build(spelling, definition, raw_params, k, rel) for k in match.group("k").split(",")]
     return [_build(spelling, definition, raw_params, match.group("k"), rel)]
 
 
@@ -289,6 +291,19 @@ def _trec_values(spelling: str, rel) -> list[Measure] | None:
         pairs = "{" + ",".join(pair.replace("=", ":", 1) for pair in values.split(",")) + "}"
         return [_build(spelling, definition, {"gain": pairs}, None, rel)]
     return None
+
+
+def split_names(text: str) -> list[str]:
+    """`"ndcg_cut_10 map"` -> the two names: a space-separated list, as trec_eval's -m takes; spaces inside
+    parentheses or braces (`AP(rel = 2)`) stay in their name."""
+    names, depth, current = [], 0, ""
+    for char in text:
+        depth += char in "({[" and 1 or char in ")}]" and -1 or 0
+        if char.isspace() and depth == 0:
+            names, current = names + [current] if current else names, ""
+        else:
+            current += char
+    return names + [current] if current else names
 
 
 def parse_all(texts, *, rel: float | None = None, text_lines: bool = False) -> list[Measure]:

@@ -31,6 +31,17 @@ def shown(result, measure_name: str, value: float) -> str:
     return number(value, summed(result.measure(measure_name)))
 
 
+# what breaks a line format's lines: the trec layout refuses it in an id, the table shows it escaped
+LINE_BREAKERS = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def escaped(text: str) -> str:
+    """Text for the aligned table: a tab, newline or carriage return shown as \\t, \\n, \\r."""
+    for char, shown_as in LINE_BREAKERS.items():
+        text = text.replace(char, shown_as)
+    return text
+
+
 def cell(value) -> str:
     """Any value of an Arrow table as text; SQL's NULL as NULL."""
     return "NULL" if value is None else str(value)

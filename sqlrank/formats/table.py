@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 
-from . import align, cell, numeric, shown
+from . import align, cell, escaped, numeric, shown
 
 
 def result_text(result, per_query: bool = False) -> str:
@@ -17,10 +17,11 @@ def result_text(result, per_query: bool = False) -> str:
     cells: dict[tuple[str, str], dict[str, float]] = {}
     for row in result.rows(per_query).to_pylist():
         cells.setdefault((row["query_id"], row["measure"]), {})[row["run_id"]] = row["value"]
-    lines = [(["query"] if per_query else []) + ["measure"] + runs]
+    # ids are shown with a tab or line break escaped, so that each row stays one line
+    lines = [(["query"] if per_query else []) + ["measure"] + [escaped(r) for r in runs]]
     for (query_id, measure), values in cells.items():
         texts = [shown(result, measure, values[r]) if r in values else "" for r in runs]
-        lines.append(([query_id] if per_query else []) + [measure] + texts)
+        lines.append(([escaped(query_id)] if per_query else []) + [measure] + texts)
     labels = 2 if per_query else 1
     return align(lines, right=[False] * labels + [True] * len(runs))
 
@@ -44,9 +45,9 @@ def table_text(table) -> str:
     """Any Arrow table, its columns as they are; numbers flush right."""
     if table.num_columns == 0:
         return "(no columns)"
-    lines = [list(table.column_names)]
+    lines = [[escaped(name) for name in table.column_names]]
     columns = [column.to_pylist() for column in table.columns]  # by position: SQL allows two columns named alike
-    lines += [[cell(value) for value in row] for row in zip(*columns)]
+    lines += [[escaped(cell(value)) for value in row] for row in zip(*columns)]
     return align(lines, right=numeric(table))
 
 

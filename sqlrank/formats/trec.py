@@ -7,12 +7,17 @@ Several runs come one after another, each line starting with its run id
 from __future__ import annotations
 
 from ..errors import OutputError
-from . import cell, number, shown
+from . import LINE_BREAKERS, cell, number, shown
 
 NAME_WIDTH = 22  # trec_eval pads measure names to 22 characters (printf "%-22s")
 
 
 def line(run_id: str | None, name: str, query_id: str, value: str) -> str:
+    for what, text in (("run id", run_id), ("measure", name), ("query id", query_id)):
+        if text is not None and any(char in text for char in LINE_BREAKERS):
+            raise OutputError(f"the {what} {text!r} holds a tab or a line break, which the trec layout cannot "
+                              "hold in a field (its fields are tab-separated, one line each); write csv, tsv, "
+                              "json or parquet, which quote it, or change the id")
     prefix = f"{run_id}\t" if run_id is not None else ""
     return f"{prefix}{name:<{NAME_WIDTH}}\t{query_id}\t{value}\n"
 
@@ -26,7 +31,7 @@ def render_result(result, per_query: bool) -> list[bytes]:
     """
     from ..measures import trec_name
 
-    names = {name: trec_name(result.measure(name)) for name in result.measures}
+    names = unique_names({name: trec_name(result.measure(name)) for name in result.measures})
     all_only = {name for name in result.measures if result.measure(name).definition.trec_all_only}
     several = len(result.runs) > 1
     blocks: dict[tuple, dict[str, str]] = {}  # (run_id, query_id) -> {measure: its printed value}, in row order
@@ -41,6 +46,20 @@ def render_result(result, per_query: bool) -> list[bytes]:
                    for (run_id, query_id), values in blocks.items()
                    for measure in result.order if measure in values)
     return [text.encode()]
+
+
+def unique_names(names: dict[str, str]) -> dict[str, str]:
+    """trec_eval's name of each measure, unless an earlier measure has it: then its own canonical name.
+
+    trec_eval's names leave out rel (its -l is one level for all): `-m AP -m 'AP(rel=2)'` would print two
+    `map` lines; the second is printed as `AP(rel=2)`.
+    """
+    taken: set[str] = set()
+    unique = {}
+    for canonical, trec in names.items():
+        unique[canonical] = canonical if trec in taken else trec
+        taken.add(unique[canonical])
+    return unique
 
 
 def render_table(table) -> list[bytes]:
