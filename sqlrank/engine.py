@@ -27,6 +27,7 @@ from .errors import EvaluationError, SqlrankError, first_line, out_of_memory
 from .macros import connect, install
 from .measures import Measure, TextMeasure, parse_all
 from .readers import QRELS_TABLE, load_inputs
+from .registry import SPREADS
 from .result import Report, Result, RunReport
 
 MISSING_POLICIES = ("zero", "skip", "error")
@@ -45,6 +46,7 @@ def evaluate(
     depth: int | None = None,
     score_precision: str = "double",
     judged_only: bool = False,
+    aggregates=(),
     query_col: str | None = None,
     doc_col: str | None = None,
     score_col: str | None = None,
@@ -75,6 +77,9 @@ def evaluate(
         label) from the rankings before any measure reads them (trec_eval -J,
         ir_measures' judged_only=True); depth cuts first. A query left with no
         documents counts as missing from the run (the `missing` policy).
+    aggregates: beside the `all` row's mean, any of "std", "stderr", "median",
+        "std_population" of each measure's per-query values, in `result.aggregates`
+        (a table run_id, measure, aggregate, value; ranx's return_std is std_population).
     query_col, doc_col, score_col, relevance_col: the input's column names, when
         they are not the canonical ones or a common spelling (qid, docno, label, ...).
     threads, memory_limit, temp_directory: DuckDB settings of the connection made here.
@@ -93,6 +98,9 @@ def evaluate(
         raise EvaluationError(f"depth must be a whole number >= 1, got {depth!r}")
     if not isinstance(judged_only, bool):
         raise EvaluationError(f"judged_only is True or False, got {judged_only!r}")
+    aggregates = [aggregates] if isinstance(aggregates, str) else list(aggregates)
+    for aggregate in aggregates:
+        _check_choice("aggregate", aggregate, SPREADS)
     con = connection or connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory)
     if connection is not None:
         install(con)
@@ -113,9 +121,26 @@ def evaluate(
         # the report holds the runs in their final order (_report_coverage): the rows follow it
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs))).to_arrow_table()
         text_rows = _text_rows(con, text, report, missing)
+        spread = _spread(con, table, parsed, list(report.runs), list(dict.fromkeys(aggregates))) if aggregates else None
     except duckdb.Error as error:
         raise out_of_memory(error) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
-    return Result(table, parsed, report, text_rows=text_rows, order=[str(m) for m in asked])
+    return Result(table, parsed, report, text_rows=text_rows, order=[str(m) for m in asked], aggregates=spread)
+
+
+def _spread(con, table, measures: list[Measure], runs: list[str], aggregates: list[str]):
+    """The aggregates asked for (sqlrank.spread) of each run's and measure's per-query values, in the result's order."""
+    con.register("sqlrank_result_rows", table)
+    try:
+        names, runs_text, asked = (sqlgen.literal(values) for values in ([str(m) for m in measures], runs, aggregates))
+        return con.sql(
+            "SELECT run_id, measure, aggregate, sqlrank.spread(query_values, aggregate) AS value\n"
+            "FROM (SELECT run_id, measure, list(value ORDER BY query_id) AS query_values FROM sqlrank_result_rows\n"
+            "      WHERE query_id <> 'all' GROUP BY run_id, measure), "
+            f"(SELECT unnest({asked}) AS aggregate)\n"
+            f"ORDER BY list_position({runs_text}, run_id), list_position({names}, measure), "
+            f"list_position({asked}, aggregate)").to_arrow_table()
+    finally:
+        con.unregister("sqlrank_result_rows")
 
 
 def _keep_judged(con, report: Report, depth: int | None, score_precision: str) -> None:

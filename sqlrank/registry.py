@@ -56,6 +56,8 @@ PARAMETERS: dict[str, Parameter] = {
 # How the `all` row summarises a measure over the evaluated queries.
 #   gm: the geometric mean of the values floored at 1e-5 (trec_eval's gm_map, gm_bpref)
 AGGREGATES = ("mean", "sum", "gm")
+# what else an evaluation gives over the queries on request, for every measure (sql/91_spread.sql)
+SPREADS = ("std", "stderr", "median", "std_population")
 
 # What a measure needs the one ranking pass to keep beyond the judged documents with a gain:
 #   whole_ranking       every retrieved document, whatever the cutoff (no top-k shortcut)

@@ -103,8 +103,11 @@ class Result:
     """
 
     def __init__(self, table: pa.Table, measures: list[Measure], report: Report, text_rows: list[dict] | None = None,
-                 order: list[str] | None = None):
+                 order: list[str] | None = None, aggregates: pa.Table | None = None):
         self._table = table
+        # evaluate(aggregates=[...]): (run_id, measure, aggregate, value), the spread over the queries
+        # beside the `all` row's mean; None when none was asked for
+        self.aggregates = aggregates
         # trec_eval's text lines (runid, relstring), which only the trec layout prints: {run_id, query_id,
         # measure, text}; `order` names every measure and text line in the order asked, for that layout
         self.text_rows = list(text_rows or [])
