@@ -25,12 +25,13 @@ import duckdb
 from . import sqlgen
 from .errors import EvaluationError, SqlrankError, first_line, out_of_memory
 from .macros import connect, install
-from .measures import Measure, TextMeasure, parse_all
+from .measures import Measure, TextMeasure, parse_labelled
 from .readers import QRELS_TABLE, load_inputs
 from .registry import SPREADS
 from .result import Report, Result, RunReport
 
 MISSING_POLICIES = ("zero", "skip", "error")
+NAMES = ("asked", "canonical")  # what the measure column calls a measure (evaluate's `names`)
 SCORE_PRECISIONS = ("double", "float32")
 JUDGED_TABLE = "sqlrank_judged"
 
@@ -47,6 +48,7 @@ def evaluate(
     score_precision: str = "double",
     judged_only: bool = False,
     aggregates=(),
+    names: str = "canonical",
     query_col: str | None = None,
     doc_col: str | None = None,
     score_col: str | None = None,
@@ -80,6 +82,10 @@ def evaluate(
     aggregates: beside the `all` row's mean, any of "std", "stderr", "median",
         "std_population" of each measure's per-query values, in `result.aggregates`
         (a table run_id, measure, aggregate, value; ranx's return_std is std_population).
+    names: "canonical" (the default) reports each measure under sqlrank's
+        canonical name (`AP`, `P@5`); "asked" under the name it was asked by
+        (`map` stays `map`; `P.5,10` gives P_5 and P_10); `result.canonical(name)`
+        gives the canonical name either way.
     query_col, doc_col, score_col, relevance_col: the input's column names, when
         they are not the canonical ones or a common spelling (qid, docno, label, ...).
     threads, memory_limit, temp_directory: DuckDB settings of the connection made here.
@@ -89,8 +95,11 @@ def evaluate(
 
     Returns a Result; `result.notices()` says what the policies did.
     """
-    asked = parse_all(measures, rel=rel, text_lines=True)
+    _check_choice("names", names, NAMES)
+    labelled = parse_labelled(measures, rel=rel, text_lines=True)
+    asked = [m for _, m in labelled]
     parsed = [m for m in asked if isinstance(m, Measure)]
+    labels = [label if names == "asked" else str(m) for label, m in labelled if isinstance(m, Measure)]
     text = [m for m in asked if isinstance(m, TextMeasure)]
     _check_choice("missing", missing, MISSING_POLICIES)
     _check_choice("score_precision", score_precision, SCORE_PRECISIONS)
@@ -119,19 +128,21 @@ def evaluate(
         if missing == "error":
             _refuse_missing(report)
         # the report holds the runs in their final order (_report_coverage): the rows follow it
-        table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs))).to_arrow_table()
+        table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), names=labels)).to_arrow_table()
         text_rows = _text_rows(con, text, report, missing)
-        spread = _spread(con, table, parsed, list(report.runs), list(dict.fromkeys(aggregates))) if aggregates else None
+        spread = _spread(con, table, labels, list(report.runs), list(dict.fromkeys(aggregates))) if aggregates else None
     except duckdb.Error as error:
         raise out_of_memory(error) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
-    return Result(table, parsed, report, text_rows=text_rows, order=[str(m) for m in asked], aggregates=spread)
+    order = iter(labels)
+    return Result(table, parsed, report, text_rows=text_rows, aggregates=spread, names=labels,
+                  order=[next(order) if isinstance(m, Measure) else str(m) for m in asked])
 
 
-def _spread(con, table, measures: list[Measure], runs: list[str], aggregates: list[str]):
+def _spread(con, table, labels: list[str], runs: list[str], aggregates: list[str]):
     """The aggregates asked for (sqlrank.spread) of each run's and measure's per-query values, in the result's order."""
     con.register("sqlrank_result_rows", table)
     try:
-        names, runs_text, asked = (sqlgen.literal(values) for values in ([str(m) for m in measures], runs, aggregates))
+        names, runs_text, asked = (sqlgen.literal(values) for values in (labels, runs, aggregates))
         return con.sql(
             "SELECT run_id, measure, aggregate, sqlrank.spread(query_values, aggregate) AS value\n"
             "FROM (SELECT run_id, measure, list(value ORDER BY query_id) AS query_values FROM sqlrank_result_rows\n"
@@ -182,7 +193,7 @@ def _text_rows(con, text: list[TextMeasure], report: Report, missing: str) -> li
 
 
 def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = JUDGED_TABLE,
-                 qrels: str = QRELS_TABLE, run_order: list[str] | None = None) -> str:
+                 qrels: str = QRELS_TABLE, run_order: list[str] | None = None, names: list[str] | None = None) -> str:
     """The one statement computing every measure at every cutoff from the judged table.
 
     Each query's ranking (sqlrank.rankings) gets one list of values, one scalar measure macro
@@ -193,7 +204,7 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
     """
     rankings = sqlgen.call("sqlrank.rankings", sqlgen.literal(qrels), sqlgen.literal(judged), missing=missing)
     values = _measure_values(measures)
-    names = sqlgen.literal([str(m) for m in measures])
+    names = sqlgen.literal(names or [str(m) for m in measures])  # the measure column: the names reported
     aggregates = sqlgen.literal([m.definition.aggregate for m in measures])
     given = ""
     if run_order and len(run_order) > 1:  # one run: nothing to order

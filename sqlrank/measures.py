@@ -312,6 +312,14 @@ def parse_all(texts, *, rel: float | None = None, text_lines: bool = False) -> l
     trec_eval's text lines (runid, relstring: TextMeasure) are kept only with `text_lines`, for the
     evaluation that the trec layout prints; everything else reads numbers and leaves them out.
     """
+    return [measure for _, measure in parse_labelled(texts, rel=rel, text_lines=text_lines)]
+
+
+def parse_labelled(texts, *, rel: float | None = None, text_lines: bool = False) -> list[tuple[str, Measure]]:
+    """parse_all's measures, each with the name a result reports it under: the spelling the user wrote
+    (`map` stays `map`); a spelling that gives several measures names each as it was written there,
+    trec_eval's way (`P.5,10`: P_5, P_10; `all_trec`) or ir_measures' (`nDCG@10,20`: nDCG@10, nDCG@20).
+    A label another measure has already taken gives way to the canonical name."""
     if rel is not None and (isinstance(rel, bool) or not isinstance(rel, (int, float)) or not math.isfinite(rel)):
         raise MeasureError(f"rel must be a finite number, got {rel!r}")  # it becomes a number in the SQL text
     if isinstance(texts, str):
@@ -319,21 +327,31 @@ def parse_all(texts, *, rel: float | None = None, text_lines: bool = False) -> l
     elif not hasattr(texts, "__iter__"):
         raise MeasureError(f"measures are a list of names such as ['nDCG@10', 'AP'], got {type(texts).__name__} "
                            f"{texts!r}")
-    seen: dict[str, Measure] = {}
+    seen: dict[str, tuple[str, Measure]] = {}
     for text in texts:
         if not isinstance(text, str):
             raise MeasureError(f"measure names are strings, got {type(text).__name__} {text!r}")
-        for measure in parse(text, rel=rel):
-            if isinstance(measure, TextMeasure) and text_lines:
+        parsed = parse(text, rel=rel)
+        for measure in parsed:
+            if isinstance(measure, TextMeasure):
+                if not text_lines:
+                    continue
                 # named again, relstring takes its new length in its place, as trec_eval's -m does
                 # (`-m all_trec -m relstring.20`)
-                earlier = next((key for key, m in seen.items() if isinstance(m, TextMeasure) and m.name == measure.name), None)
-                seen = {(str(measure) if key == earlier else key): (measure if key == earlier else m)
-                        for key, m in seen.items()}
-                seen.setdefault(str(measure), measure)
-            elif not isinstance(measure, TextMeasure):
-                seen.setdefault(str(measure), measure)
-    if seen and not any(isinstance(measure, Measure) for measure in seen.values()):
+                earlier = next((key for key, (_, m) in seen.items()
+                                if isinstance(m, TextMeasure) and m.name == measure.name), None)
+                seen = {(str(measure) if key == earlier else key): ((str(measure), measure) if key == earlier else entry)
+                        for key, entry in seen.items()}
+                seen.setdefault(str(measure), (str(measure), measure))
+                continue
+            if len(parsed) == 1:
+                label = text.strip()
+            else:
+                label = str(measure) if "@" in text else trec_name(measure)
+            if label in {taken for taken, _ in seen.values()}:
+                label = str(measure)
+            seen.setdefault(str(measure), (label, measure))
+    if seen and not any(isinstance(measure, Measure) for _, measure in seen.values()):
         raise MeasureError("runid and relstring are text lines printed beside measures in the trec layout; "
                            "name a measure too, e.g. -m map")
     if not seen:

@@ -103,7 +103,7 @@ class Result:
     """
 
     def __init__(self, table: pa.Table, measures: list[Measure], report: Report, text_rows: list[dict] | None = None,
-                 order: list[str] | None = None, aggregates: pa.Table | None = None):
+                 order: list[str] | None = None, aggregates: pa.Table | None = None, names: list[str] | None = None):
         self._table = table
         # evaluate(aggregates=[...]): (run_id, measure, aggregate, value), the spread over the queries
         # beside the `all` row's mean; None when none was asked for
@@ -112,7 +112,8 @@ class Result:
         # measure, text}; `order` names every measure and text line in the order asked, for that layout
         self.text_rows = list(text_rows or [])
         self.parsed_measures = list(measures)
-        self.measures = [str(m) for m in self.parsed_measures]
+        # the names of the measure column: as asked (evaluate's names="asked") or canonical
+        self.measures = list(names) if names is not None else [str(m) for m in self.parsed_measures]
         self._by_name = dict(zip(self.measures, self.parsed_measures))
         self.order = list(order or self.measures)
         self.report = report
@@ -154,6 +155,10 @@ class Result:
     def measure(self, name: str) -> Measure:
         """The parsed measure behind a name of the measure column ("nDCG@10")."""
         return self._by_name[name]
+
+    def canonical(self, name: str) -> str:
+        """sqlrank's canonical name of a measure the result names `name` (`map` -> `AP`, `P_5` -> `P@5`)."""
+        return str(self.measure(name))
 
     def notices(self) -> list[str]:
         return self.report.notices()
