@@ -270,9 +270,12 @@ def measures_command() -> None:
         if row["parameters"]:
             lines.append(f"{'':<15}parameters: {', '.join(f'{p}={d}' for p, d in row['parameters'].items())}")
     lines += ["", "Parameters go in parentheses before the cutoff: nDCG(gain=exp)@10, AP(rel=2)@100.",
-              "Names are case-insensitive; trec_eval's work too (ndcg_cut_10, map, P.5,10, recall_100).", ""]
+              "Names are case-insensitive; trec_eval's work too (ndcg_cut_10, map, P.5,10, recall_100,",
+              "utility.2,-1,0,0, ndcg.1=3,2=9), as do its sets all_trec and official, and ranx's",
+              "hits@k, f1@k, r-precision, ndcg_burges, map@10-l2.", ""]
     for parameter in sqlrank.MEASURE_PARAMETERS.values():
-        values = "|".join(parameter.choices) or "a number"
+        values = "|".join(parameter.choices) or ("a list of numbers" if isinstance(parameter.default, tuple)
+                                                 else "a number")
         lines.append(f"  {parameter.name:<11}  {values} (default {parameter.default}): {parameter.help}")
     typer.echo("\n".join(lines))
 

@@ -480,7 +480,8 @@ def markdown_table() -> str:
                      f"{row['summary']} | {row['definition']} | `{row['macro']}` |")
     lines += ["", "| parameter | values | default | meaning |", "| --- | --- | --- | --- |"]
     for parameter in PARAMETERS.values():
-        values = ", ".join(f"`{c}`" for c in parameter.choices) or "a number"
+        values = ", ".join(f"`{c}`" for c in parameter.choices) or (
+            "a list of numbers" if isinstance(parameter.default, tuple) else "a number")
         lines.append(f"| `{parameter.name}` | {values} | `{parameter.default}` | {parameter.help} |")
     return "\n".join(lines) + "\n"
 
