@@ -81,9 +81,10 @@ def canonical_select(found: list[tuple[str, str]], kind: str, columns: dict, loa
         loaded.columns[canonical] = column
         target = "VARCHAR" if canonical in ("query_id", "doc_id") else "DOUBLE"
         parts.append(f"CAST({sqlgen.identifier(column)} AS {target}) AS {canonical}")
-    if kind == "run" and "run_id" in types:
-        loaded.columns["run_id"] = "run_id"
-        parts.append("CAST(run_id AS VARCHAR) AS run_id")
+    run_id = _matching(names, "run_id")  # recognised in any case, as the other columns are (_guess)
+    if kind == "run" and run_id is not None:
+        loaded.columns["run_id"] = run_id
+        parts.append(f"CAST({sqlgen.identifier(run_id)} AS VARCHAR) AS run_id")
     return ", ".join(parts)
 
 
@@ -106,11 +107,16 @@ def _check_type(label: str, canonical: str, column: str, duck_type: str) -> None
 
 
 def _guess(found: list[str], canonical: str) -> str | None:
-    lowered = {name.lower(): name for name in found}
     for synonym in _COLUMN_SYNONYMS[canonical]:
-        if synonym in lowered:
-            return lowered[synonym]
+        column = _matching(found, synonym)
+        if column is not None:
+            return column
     return None
+
+
+def _matching(found: list[str], name: str) -> str | None:
+    """The column of `found` spelled `name` in any case (qid, QID, Qid): the one rule for recognised names."""
+    return next((column for column in found if column.lower() == name), None)
 
 
 # ---------------------------------------------------------------- explaining a bad row or a failed read

@@ -1,0 +1,64 @@
+"""Hardening, round two: the inputs that gave silently wrong numbers are refused, or read exactly.
+
+Each test here failed before its fix; docs/bad_input.md names them. The small data set:
+
+    qrels  q1: a=2 b=0 c=1      q2: x=1 y=0
+    run    q1: a 3.0, b 2.0, c 1.0;  q2: y 2.0, x 1.0
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import sqlrank
+from sqlrank.errors import InputError, SqlrankError
+
+QRELS = "q1 0 a 2\nq1 0 b 0\nq1 0 c 1\nq2 0 x 1\nq2 0 y 0\n"
+RUN = "q1 Q0 a 1 3.0 r\nq1 Q0 b 2 2.0 r\nq1 Q0 c 3 1.0 r\nq2 Q0 y 1 2.0 r\nq2 Q0 x 2 1.0 r\n"
+
+
+def write(folder: Path, name: str, content: str) -> Path:
+    path = folder / name
+    path.write_text(content, encoding="utf-8")
+    return path
+
+
+def refusal(qrels, run, measures=("RR",), error=InputError, **options) -> str:
+    with pytest.raises(error) as caught:
+        sqlrank.evaluate(qrels, run, list(measures), **options)
+    return str(caught.value)
+
+
+def invoke(*args):
+    from typer.testing import CliRunner
+
+    from sqlrank.cli import app
+
+    try:
+        runner = CliRunner(mix_stderr=False)  # click < 8.2 mixes stderr into stdout unless told
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(app, [str(a) for a in args])
+
+
+# ---------------------------------------------------------------- 3. one case rule for every recognised column
+
+@pytest.mark.parametrize("spelling", ["run_id", "RUN_ID", "Run_Id"])
+def test_a_run_id_column_is_recognised_in_any_case(tmp_path, spelling):
+    # two systems in one table: s1 ranks the relevant document first, s2 second
+    rows = f"QID,DocNo,Score,{spelling}\nq1,a,2,s1\nq1,b,1,s1\nq1,a,1,s2\nq1,b,2,s2\n"
+    run = write(tmp_path, "runs.csv", rows)
+    qrels = write(tmp_path, "qrels.txt", "q1 0 a 1\nq1 0 b 0\n")
+    result = sqlrank.evaluate(qrels, run, ["RR", "NumRet"])
+    values = {(row["run_id"], row["measure"]): row["value"] for row in result.per_query.to_pylist()}
+    assert values == {("s1", "RR"): 1.0, ("s2", "RR"): 0.5, ("s1", "NumRet"): 2.0, ("s2", "NumRet"): 2.0}
+    frame = pd.read_csv(run)
+    from_frame = sqlrank.evaluate(qrels, frame, ["RR"]).per_query.to_pylist()
+    assert sorted((row["run_id"], row["value"]) for row in from_frame) == [("s1", 1.0), ("s2", 0.5)]
