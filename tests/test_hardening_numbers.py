@@ -62,3 +62,30 @@ def test_a_run_id_column_is_recognised_in_any_case(tmp_path, spelling):
     frame = pd.read_csv(run)
     from_frame = sqlrank.evaluate(qrels, frame, ["RR"]).per_query.to_pylist()
     assert sorted((row["run_id"], row["value"]) for row in from_frame) == [("s1", 1.0), ("s2", 0.5)]
+
+
+# ---------------------------------------------------------------- 7. duplicate column names
+
+def test_duplicate_column_names_are_refused_naming_the_column(tmp_path):
+    qrels = write(tmp_path, "qrels.txt", QRELS)
+    csv_run = write(tmp_path, "run.csv", "query_id,doc_id,score,query_id\nq1,a,3,q2\n")
+    assert refusal(qrels, csv_run) == (
+        f"{csv_run}: the header names the column 'query_id' twice (columns 1 and 4); give each column its own "
+        "name: rename or remove one")
+    case_run = write(tmp_path, "case.csv", "qid,docno,score,QID\nq1,a,3,q2\n")
+    assert refusal(qrels, case_run) == (
+        f"{case_run}: the header names the column 'qid' twice (columns 1 and 4, as 'qid' and 'QID': column "
+        "names are compared in any case); give each column its own name: rename or remove one")
+    table = pa.table([pa.array(["q1"]), pa.array(["a"]), pa.array([3.0]), pa.array(["q2"])],
+                     names=["query_id", "doc_id", "score", "query_id"])
+    pq.write_table(table, tmp_path / "run.parquet")
+    assert refusal(qrels, tmp_path / "run.parquet") == (
+        f"{tmp_path / 'run.parquet'}: the Parquet schema names the column 'query_id' twice (columns 1 and 4); "
+        "give each column its own name: rename or remove one")
+    assert refusal(qrels, table) == (
+        "<pyarrow Table>: the table names the column 'query_id' twice (columns 1 and 4); give each column its "
+        "own name: rename or remove one")
+    frame = pd.DataFrame([["q1", "a", 3.0, "q2"]], columns=["query_id", "doc_id", "score", "query_id"])
+    assert refusal(qrels, frame) == (
+        "<pandas DataFrame>: the table names the column 'query_id' twice (columns 1 and 4); give each column its "
+        "own name: rename or remove one")

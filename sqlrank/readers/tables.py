@@ -106,6 +106,24 @@ def _check_type(label: str, canonical: str, column: str, duck_type: str) -> None
                      "expected numbers; convert the column to float")
 
 
+def refuse_duplicate_names(label: str, names: list[str], where: str = "the table") -> None:
+    """Two columns of one name would resolve to the first silently (DuckDB renames the second): refuse.
+
+    Names are compared in any case, as DuckDB compares them (it renames `QID` next to `qid` too).
+    """
+    seen: dict[str, int] = {}
+    for number, name in enumerate(names):
+        if not name:  # an unnamed column (an empty header field) is never mapped
+            continue
+        first = seen.setdefault(str(name).lower(), number)
+        if first == number:
+            continue
+        spelled = "" if names[first] == name else (f", as '{shorten(names[first])}' and '{shorten(name)}': column "
+                                                  "names are compared in any case")
+        raise InputError(f"{label}: {where} names the column '{shorten(names[first])}' twice (columns {first + 1} "
+                         f"and {number + 1}{spelled}); give each column its own name: rename or remove one")
+
+
 def _guess(found: list[str], canonical: str) -> str | None:
     for synonym in _COLUMN_SYNONYMS[canonical]:
         column = _matching(found, synonym)
