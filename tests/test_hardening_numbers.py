@@ -89,3 +89,50 @@ def test_duplicate_column_names_are_refused_naming_the_column(tmp_path):
     assert refusal(qrels, frame) == (
         "<pandas DataFrame>: the table names the column 'query_id' twice (columns 1 and 4); give each column its "
         "own name: rename or remove one")
+
+
+# ---------------------------------------------------------------- 8. digit separators: one rule everywhere
+
+def test_digit_separators_are_refused_in_every_format(tmp_path):
+    qrels = write(tmp_path, "qrels.txt", QRELS)
+    trec_run = write(tmp_path, "run.trec", RUN.replace("3.0", "1_000"))
+    assert "column 5 (score) must be a number, found '1_000'" in refusal(qrels, trec_run)
+    csv_run = write(tmp_path, "run.csv", "query_id,doc_id,score\nq1,a,3\nq1,b,1_000\n")
+    assert refusal(qrels, csv_run) == (
+        f"{csv_run}: row 2, column 'score': expected a number (score), found '1_000'; fix the value "
+        "(a digit separator '_' is not part of a number, as in TREC files)")
+    frame = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["a", "b"], "score": ["3", "1_0"]})
+    assert refusal(qrels, frame) == (
+        "<pandas DataFrame>: row 2, column 'score': expected a number (score), found '1_0'; fix the value "
+        "(a digit separator '_' is not part of a number, as in TREC files)")
+    csv_qrels = write(tmp_path, "qrels.csv", "query_id,doc_id,relevance\nq1,a,1_0\n")
+    assert refusal(csv_qrels, write(tmp_path, "ok.trec", RUN)).startswith(
+        f"{csv_qrels}: row 1, column 'relevance': expected a number (relevance), found '1_0'")
+
+
+# ---------------------------------------------------------------- 6. integer scores beyond 2^53
+
+def _big_integer_run(folder: Path, scores: list[int], arrow_type) -> Path:
+    table = pa.table({"query_id": ["q1", "q1"], "doc_id": ["a", "b"], "score": pa.array(scores, arrow_type)})
+    pq.write_table(table, folder / "run.parquet")
+    return folder / "run.parquet"
+
+
+@pytest.mark.parametrize("arrow_type", [pa.int64(), pa.uint64()])
+def test_integer_scores_a_double_cannot_hold_are_refused(tmp_path, arrow_type):
+    qrels = write(tmp_path, "qrels.txt", "q1 0 a 1\nq1 0 b 0\n")
+    # 2^62 + 1 and 2^62 are the same double: they tied, and b (larger doc id) was ranked first (RR 0.5)
+    run = _big_integer_run(tmp_path, [2**62 + 1, 2**62], arrow_type)
+    assert refusal(qrels, run) == (
+        f"{run}: row 1, column 'score': the score 4611686018427387905 is a whole number beyond 2^53 "
+        "(9007199254740992), which a double cannot hold exactly, so it could tie with another; rescale the "
+        "scores (e.g. subtract their minimum, or divide them) or give them as floating-point numbers")
+    jsonl = write(tmp_path, "run.jsonl", '{"query_id": "q1", "doc_id": "a", "score": 4611686018427387905}\n'
+                                         '{"query_id": "q1", "doc_id": "b", "score": 4611686018427387904}\n')
+    assert "the score 4611686018427387905 is a whole number beyond 2^53" in refusal(qrels, jsonl)
+    message = refusal(qrels, {"q1": {"a": 2**62 + 1, "b": 2**62}})
+    assert message.startswith("<dict run>: query 'q1' doc 'a': the score 4611686018427387905 is a whole number "
+                              "beyond 2^53")
+    # up to 2^53 every integer is a double of its own: ranked exactly
+    exact = _big_integer_run(tmp_path, [2**53, 2**53 - 1], arrow_type)
+    assert sqlrank.evaluate(qrels, exact, ["RR"]).summary == {"RR": 1.0}
