@@ -23,6 +23,7 @@ from __future__ import annotations
 import duckdb
 
 from . import sqlgen
+from .checks.gains import exponential_measures, refuse_overflowing_gains
 from .errors import EvaluationError, SqlrankError, first_line, out_of_memory
 from .macros import connect, install
 from .measures import Measure, parse_all
@@ -90,6 +91,7 @@ def evaluate(
     mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
     try:
         report = load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
+        refuse_overflowing_gains(con, QRELS_TABLE, report.qrels_label, exponential_measures(parsed))
         for statement in _judged_sql(report.run_tables, ranking_depth(parsed, depth), score_precision,
                                      reads_zero_labels(parsed), reads_negative_labels(parsed)):
             con.execute(statement)

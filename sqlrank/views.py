@@ -15,6 +15,7 @@ import warnings
 
 from . import readers, sqlgen
 from .checks import resolve_duplicates
+from .checks.gains import refuse_overflowing_gains
 from .errors import SqlrankNotice
 from .result import duplicates_notice
 
@@ -22,6 +23,8 @@ from .result import duplicates_notice
 def _register(con, source, name: str, kind: str, duplicates: str, columns: dict) -> str:
     loaded = readers.load(con, source, f"sqlrank_{kind}_{name}_source", kind, columns)
     dropped = resolve_duplicates(con, loaded, kind, duplicates)
+    if kind == "qrels":  # the measures are not known yet: the sums of linear gains (sqlrank.gain guards exp)
+        refuse_overflowing_gains(con, loaded.table, loaded.label)
     con.execute(sqlgen.create_temp_view(name, sqlgen.select_all(loaded.table)))
     # what evaluate() would list in Result.notices(): here only a name is returned, so say it now
     notices = loaded.notes + ([duplicates_notice(loaded.label, kind, dropped, duplicates)] if dropped else [])

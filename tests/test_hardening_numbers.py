@@ -136,3 +136,61 @@ def test_integer_scores_a_double_cannot_hold_are_refused(tmp_path, arrow_type):
     # up to 2^53 every integer is a double of its own: ranked exactly
     exact = _big_integer_run(tmp_path, [2**53, 2**53 - 1], arrow_type)
     assert sqlrank.evaluate(qrels, exact, ["RR"]).summary == {"RR": 1.0}
+
+
+# ---------------------------------------------------------------- 1. infinite labels, gains that overflow
+
+def test_non_finite_labels_are_refused_naming_the_input_row_and_query(tmp_path):
+    run = write(tmp_path, "run.trec", RUN)
+    csv_qrels = write(tmp_path, "qrels.csv", "query_id,doc_id,relevance\nq1,a,2\nq2,x,inf\n")
+    assert refusal(csv_qrels, run) == (
+        f"{csv_qrels}: row 2 (query 'q2'), column 'relevance': the relevance is infinite ('inf'); a label must "
+        "be a finite number: fix the label")
+    frame = pd.DataFrame({"qid": ["q1", "q1"], "docno": ["a", "b"], "label": [1.0, -math.inf]})
+    assert refusal(frame, run) == (
+        "<pandas DataFrame>: row 2 (query 'q1'), column 'label': the relevance is infinite ('-inf'); a label "
+        "must be a finite number: fix the label")
+    assert refusal({"q1": {"a": math.inf}}, run).startswith(
+        "<dict qrels>: row 1 (query 'q1'), column 'relevance': the relevance is infinite ('inf')")
+    assert "NaN" in refusal({"q1": {"a": math.nan}}, run)
+    # a TREC label is read as its leading integer (atol); 400 nines are beyond any double
+    huge = "9" * 400
+    trec_qrels = write(tmp_path, "qrels.txt", f"q1 0 a 1\nq2 0 x {huge}\n")
+    assert refusal(trec_qrels, run) == (
+        f"{trec_qrels}:2: column 4 (relevance) is beyond the largest number a double holds ('{huge[:27]}...' is "
+        f"infinite): '{('q2 0 x ' + huge)[:77]}...'; fix the label")
+
+
+def test_gains_that_overflow_are_refused_naming_the_query_and_label(tmp_path):
+    run = write(tmp_path, "run.trec", RUN)
+    qrels = write(tmp_path, "qrels.txt", "q1 0 a 1\nq1 0 c 2000\nq2 0 x 1\n")
+    # label 2000: 2^2000 - 1 is inf; nDCG was 0 (inf / inf) or 1 whatever the ranking
+    assert refusal(qrels, run, ["nDCG(gain=exp)@10"], error=SqlrankError) == (
+        f"{qrels}: query 'q1': the label 2000 gives nDCG(gain=exp)@10 the gain 2^2000 - 1, beyond the largest "
+        "number a double holds (about 2^1024); use gain=linear, or labels below 1024")
+    assert "query 'q1': the label 2000 gives ERR@10 the gain 2^2000 - 1" in refusal(qrels, run, ["ERR@10"],
+                                                                                     error=SqlrankError)
+    # linear gains of 2000 are ordinary numbers
+    linear = sqlrank.evaluate(qrels, run, ["nDCG@10"]).per_query.to_pylist()
+    dcg = 1 + 2000 / math.log2(4)
+    assert {row["query_id"]: row["value"] for row in linear}["q1"] == pytest.approx(dcg / (2000 + 1 / math.log2(3)))
+    # three labels of 1e308 add up to inf: the document ranked third gave nDCG 1
+    big = write(tmp_path, "big.csv", "query_id,doc_id,relevance\nq1,a,1e308\nq1,b,1e308\nq1,c,1e308\n")
+    assert refusal(big, run, ["nDCG"], error=SqlrankError) == (
+        f"{big}: query 'q1': its positive labels (the largest 1e+308) add up to more than the largest number a "
+        "double holds, so its gains, DCG and ideal DCG would be infinite; scale the labels down")
+    # the DuckDB shell: load_qrels refuses the sum, and the gain macro a gain it cannot hold
+    con = sqlrank.connect()
+    with pytest.raises(InputError, match="add up to more than the largest number"):
+        sqlrank.load_qrels(con, big)
+    with pytest.raises(Exception, match=r"gain=exp of the label 2000(\.0)? is beyond"):
+        con.sql("SELECT sqlrank.gain(2000, kind := 'exp')").fetchall()
+
+
+def test_json_output_never_writes_infinity_or_nan(tmp_path):
+    for value in ("inf", "nan"):
+        outcome = invoke("query", f"SELECT 'q1' AS query_id, '{value}'::DOUBLE AS value", "-f", "json")
+        assert outcome.exit_code == 1 and "Infinity" not in outcome.stdout and "NaN" not in outcome.stdout
+        assert outcome.stderr.startswith("sqlrank: error: cannot write the result as json: column 'value' holds "
+                                         f"{value}, which JSON has no number for; choose csv or parquet, or select "
+                                         "finite values")

@@ -10,6 +10,7 @@ text or whole numbers: integer ids become their decimal text, so `1` matches
 
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 import duckdb
@@ -192,7 +193,7 @@ def bad_row_error(con, loaded: Loaded, kind: str, error: Exception | None = None
     value_type = dict(describe(con, loaded.source)).get(loaded.columns[value], "VARCHAR")
     number = value_sql(sqlgen.identifier(loaded.columns[value]), value_type, value)
     # the checks' condition (checks.bad_row), on the raw text: a value that is no number is a NULL number
-    bad = checks.bad_row([c for c in names if c != value], "number")
+    bad = checks.bad_row([c for c in names if c != value], "number", finite=kind == "qrels")
     try:
         row = con.execute(
             f"SELECT * FROM (SELECT row_number() OVER () AS row_number, {raw}, {number} AS number "
@@ -217,6 +218,9 @@ def bad_row_error(con, loaded: Loaded, kind: str, error: Exception | None = None
         separator = " (a digit separator '_' is not part of a number, as in TREC files)" if "_" in found[value] else ""
         return InputError(f"{where}, column '{column}': expected a number ({value}), found '{shorten(found[value])}'; "
                           f"fix the value{separator}")
+    if math.isinf(found["number"]):
+        return InputError(f"{where} (query '{shorten(found['query_id'])}'), column '{column}': the {value} is "
+                          f"infinite ('{shorten(found[value])}'); a label must be a finite number: fix the label")
     return InputError(f"{where}, column '{column}': the {value} is NaN, which has no order; replace it with a number")
 
 
