@@ -16,11 +16,23 @@ import warnings
 from . import readers, sqlgen
 from .checks import resolve_duplicates
 from .checks.gains import refuse_overflowing_gains
-from .errors import SqlrankNotice
+from .errors import EvaluationError, SqlrankNotice
 from .result import duplicates_notice
 
 
+# sqlrank's own tables and views are named sqlrank_...: a user's view of such a name could replace one
+RESERVED_PREFIX = "sqlrank_"
+
+
+def check_view_name(name: str) -> None:
+    """Refuse a view name in sqlrank's own namespace (DuckDB compares names in any case)."""
+    if str(name).lower().startswith(RESERVED_PREFIX):
+        raise EvaluationError(f"'{name}': names starting with '{RESERVED_PREFIX}' (in any case) are sqlrank's own; "
+                              "choose another name for the view")
+
+
 def _register(con, source, name: str, kind: str, duplicates: str, columns: dict) -> str:
+    check_view_name(name)
     loaded = readers.load(con, source, f"sqlrank_{kind}_{name}_source", kind, columns)
     dropped = resolve_duplicates(con, loaded, kind, duplicates)
     if kind == "qrels":  # the measures are not known yet: the sums of linear gains (sqlrank.gain guards exp)

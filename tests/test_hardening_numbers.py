@@ -194,3 +194,27 @@ def test_json_output_never_writes_infinity_or_nan(tmp_path):
         assert outcome.stderr.startswith("sqlrank: error: cannot write the result as json: column 'value' holds "
                                          f"{value}, which JSON has no number for; choose csv or parquet, or select "
                                          "finite values")
+
+
+# ---------------------------------------------------------------- 4. user names never reach internal ones
+
+def test_a_user_view_name_cannot_replace_an_internal_one(tmp_path):
+    qrels = write(tmp_path, "qrels.txt", QRELS)
+    other = write(tmp_path, "other.txt", "q1 0 zzz 1\n")
+    run = write(tmp_path, "run.trec", RUN)
+    expected = "'sqlrank_qrels_qrels_source': names starting with 'sqlrank_' (in any case) are sqlrank's own; " \
+               "choose another name for the view"
+    outcome = invoke("query", "--qrels", f"qrels={qrels}", "--qrels", f"sqlrank_qrels_qrels_source={other}",
+                     "--run", run, "SELECT avg(value) AS v FROM sqlrank.ap('qrels', 'run')")
+    assert outcome.exit_code == 2 and outcome.stdout == ""
+    assert expected in outcome.stderr and "Traceback" not in outcome.stderr
+    con = sqlrank.connect()
+    sqlrank.load_qrels(con, qrels, "qrels")
+    sqlrank.load_run(con, run, "run")
+    for name in ("sqlrank_qrels_qrels_source", "SQLRANK_Qrels_qrels_source"):
+        with pytest.raises(SqlrankError) as caught:
+            sqlrank.load_qrels(con, other, name)
+        assert str(caught.value) == expected.replace("sqlrank_qrels_qrels_source", name)
+    # the view still reads the first file: AP (1 + 2/3) / 2 and 1/2
+    mean = con.sql("SELECT avg(value) FROM sqlrank.ap('qrels', 'run')").fetchall()[0][0]
+    assert mean == pytest.approx(((1 + 2 / 3) / 2 + 1 / 2) / 2)
