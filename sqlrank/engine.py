@@ -28,6 +28,7 @@ from .errors import EvaluationError, SqlrankError, first_line, out_of_memory
 from .macros import connect, install
 from .measures import Measure, parse_all
 from .readers import QRELS_TABLE, load_inputs
+from .readers.files import check_unchanged
 from .result import Report, Result, RunReport
 
 MISSING_POLICIES = ("zero", "skip", "error")
@@ -89,20 +90,30 @@ def evaluate(
     if connection is not None:
         install(con)
     mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
+    report = None
     try:
         report = load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
         refuse_overflowing_gains(con, QRELS_TABLE, report.qrels_label, exponential_measures(parsed))
         for statement in _judged_sql(report.run_tables, ranking_depth(parsed, depth), score_precision,
                                      reads_zero_labels(parsed), reads_negative_labels(parsed)):
             con.execute(statement)
+        _refuse_changed_runs(report)  # after the last statement that reads the runs
         _report_coverage(con, report)
         if missing == "error":
             _refuse_missing(report)
         # the report holds the runs in their final order (_report_coverage): the rows follow it
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs))).to_arrow_table()
     except duckdb.Error as error:
+        if report is not None:  # a file rewritten while DuckDB read it fails in its own words: say why
+            _refuse_changed_runs(report)
         raise out_of_memory(error) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
     return Result(table, parsed, report)
+
+
+def _refuse_changed_runs(report: Report) -> None:
+    """Runs read in place (Parquet) were read again after their checks: refuse them if they changed since."""
+    for loaded in report.run_inputs:
+        check_unchanged(loaded)
 
 
 def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = JUDGED_TABLE,

@@ -37,6 +37,8 @@ class Report:
     runs: dict[str, RunReport] = field(default_factory=dict)
     run_tables: list[tuple[str | None, str]] = field(default_factory=list)  # (run_id or None, canonical table)
     input_notes: list[str] = field(default_factory=list)  # what the loaders did that changes values
+    # the runs as loaded (readers.Loaded): files read in place are checked unchanged after their last read
+    run_inputs: list = field(default_factory=list)
 
     def notices(self) -> list[str]:
         """One line per thing the user should know; empty when nothing was filled, skipped or dropped."""

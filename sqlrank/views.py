@@ -16,6 +16,7 @@ import warnings
 from . import readers, sqlgen
 from .checks import resolve_duplicates
 from .checks.gains import refuse_overflowing_gains
+from .readers.files import check_unchanged
 from .errors import EvaluationError, SqlrankNotice
 from .result import duplicates_notice
 
@@ -37,7 +38,14 @@ def _register(con, source, name: str, kind: str, duplicates: str, columns: dict)
     dropped = resolve_duplicates(con, loaded, kind, duplicates)
     if kind == "qrels":  # the measures are not known yet: the sums of linear gains (sqlrank.gain guards exp)
         refuse_overflowing_gains(con, loaded.table, loaded.label)
-    con.execute(sqlgen.create_temp_view(name, sqlgen.select_all(loaded.table)))
+    table = loaded.table
+    if loaded.in_place and not dropped:
+        # a view would read the file (or DataFrame) again at every later macro call, whatever it holds
+        # by then: keep the rows checked instead (docs/performance.md#inputs-read-once-checked)
+        table = loaded.table + "_snapshot"
+        con.execute(sqlgen.create_temp_table(table, sqlgen.select_all(loaded.table)))
+    check_unchanged(loaded)  # the copy (or the duplicates' resolution) read the file again
+    con.execute(sqlgen.create_temp_view(name, sqlgen.select_all(table)))
     # what evaluate() would list in Result.notices(): here only a name is returned, so say it now
     notices = loaded.notes + ([duplicates_notice(loaded.label, kind, dropped, duplicates)] if dropped else [])
     for notice in notices:

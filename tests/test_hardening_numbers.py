@@ -218,3 +218,69 @@ def test_a_user_view_name_cannot_replace_an_internal_one(tmp_path):
     # the view still reads the first file: AP (1 + 2/3) / 2 and 1/2
     mean = con.sql("SELECT avg(value) FROM sqlrank.ap('qrels', 'run')").fetchall()[0][0]
     assert mean == pytest.approx(((1 + 2 / 3) / 2 + 1 / 2) / 2)
+
+
+# ---------------------------------------------------------------- 2. an input that changes after its checks
+
+def _parquet(path: Path, rows: list[tuple[str, str, float]], value: str = "score") -> Path:
+    query_ids, doc_ids, values = zip(*rows)
+    pq.write_table(pa.table({"query_id": list(query_ids), "doc_id": list(doc_ids), value: list(values)}), path)
+    return path
+
+
+CHECKED_RUN = [("q1", "a", 3.0), ("q1", "b", 2.0), ("q1", "c", 1.0), ("q2", "y", 2.0), ("q2", "x", 1.0)]
+# what an attacker or a busy writer puts there after the checks: a NaN, a duplicate, another order
+UNCHECKED_RUN = [("q1", "c", 9.0), ("q1", "c", 8.0), ("q1", "a", math.nan), ("q2", "x", 5.0), ("q2", "y", 1.0)]
+
+
+def _replace_after_checks(monkeypatch, path: Path, rows, value: str = "score", in_place: bool = False):
+    """Make the checks of `path` replace it (a new file renamed over it, or rewritten in place) once they pass."""
+    from sqlrank import checks
+
+    validate = checks.validate
+
+    def validate_then_replace(con, loaded, kind):
+        validate(con, loaded, kind)
+        if loaded.path is not None and Path(loaded.path) == path:
+            if in_place:
+                _parquet(path, rows, value)
+            else:
+                os.replace(_parquet(path.with_suffix(".new"), rows, value), path)
+
+    monkeypatch.setattr(checks, "validate", validate_then_replace)
+
+
+@pytest.mark.parametrize("in_place", [False, True])
+def test_a_parquet_input_replaced_after_its_checks_is_refused(tmp_path, monkeypatch, in_place):
+    qrels = write(tmp_path, "qrels.txt", QRELS)
+    run = _parquet(tmp_path / "run.parquet", CHECKED_RUN)
+    assert sqlrank.evaluate(qrels, run, ["RR"]).summary == {"RR": 0.75}
+    _replace_after_checks(monkeypatch, run, UNCHECKED_RUN, in_place=in_place)
+    expected = (f"{run}: changed after it was checked (its size, time stamps or last bytes differ), so its rows "
+                "now are not the ones checked; nothing was computed from them: run again once the file is written")
+    assert refusal(qrels, run) == expected
+    _parquet(run, CHECKED_RUN)
+    outcome = invoke("eval", qrels, run, "-m", "RR")
+    assert outcome.exit_code == 1 and outcome.stdout == ""
+    assert outcome.stderr == f"sqlrank: error: {expected}\n"
+    # the qrels too: a Parquet qrels is copied after its checks
+    parquet_qrels = _parquet(tmp_path / "qrels.parquet", [("q1", "a", 2.0), ("q2", "x", 1.0)], "relevance")
+    _replace_after_checks(monkeypatch, parquet_qrels, [("q1", "b", 1.0), ("q1", "b", 1.0)], "relevance", in_place)
+    assert refusal(parquet_qrels, write(tmp_path, "run.trec", RUN)).startswith(
+        f"{parquet_qrels}: changed after it was checked")
+
+
+def test_load_run_keeps_the_rows_it_checked(tmp_path):
+    qrels = write(tmp_path, "qrels.txt", QRELS)
+    run = _parquet(tmp_path / "run.parquet", CHECKED_RUN)
+    frame = pd.DataFrame(CHECKED_RUN, columns=["query_id", "doc_id", "score"])
+    con = sqlrank.connect()
+    sqlrank.load_qrels(con, qrels)
+    sqlrank.load_run(con, run, "from_file")
+    sqlrank.load_run(con, frame, "from_frame")
+    os.replace(_parquet(tmp_path / "new.parquet", UNCHECKED_RUN), run)
+    frame.loc[0, "score"] = math.nan  # the DataFrame changed in place after it was checked
+    for view in ("from_file", "from_frame"):
+        rr = con.sql(f"SELECT query_id, value FROM sqlrank.rr('qrels', '{view}') ORDER BY query_id").fetchall()
+        assert rr == [("q1", 1.0), ("q2", 0.5)], view
+        assert con.sql(f"SELECT count(*) FROM {view}").fetchall() == [(5,)]

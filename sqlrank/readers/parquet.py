@@ -1,4 +1,9 @@
-"""Parquet files: recognised by their magic bytes (PAR1), scanned in place (columnar, typed), never copied."""
+"""Parquet files: recognised by their magic bytes (PAR1), scanned in place (columnar, typed), never copied.
+
+Scanned in place, the file is read again after its checks: the evaluation checks that its identity has
+not changed after its last read, and load_run/load_qrels copy it (docs/performance.md, "Inputs read once
+checked").
+"""
 
 from __future__ import annotations
 
