@@ -85,7 +85,7 @@ def registry_sql() -> str:
                                "missing := missing", "score_precision := score_precision", *negative)
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
-            f"    SELECT COLUMNS('^(run_id|query_id)$'), {value} AS value\n    FROM {rankings};")
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value\n    FROM {rankings};")
     by_aggregate: dict[str, list[str]] = {}
     for definition in REGISTRY.values():
         spellings = {definition.name, *definition.aliases, definition.trec_name, definition.trec_family} - {None}

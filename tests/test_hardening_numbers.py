@@ -62,6 +62,12 @@ def test_a_run_id_column_is_recognised_in_any_case(tmp_path, spelling):
     frame = pd.read_csv(run)
     from_frame = sqlrank.evaluate(qrels, frame, ["RR"]).per_query.to_pylist()
     assert sorted((row["run_id"], row["value"]) for row in from_frame) == [("s1", 1.0), ("s2", 0.5)]
+    # the DuckDB shell's macros read a user's own table: its run_id column in any case too
+    con = sqlrank.connect()
+    con.register("runs_table", frame.rename(columns={"QID": "query_id", "DocNo": "doc_id", "Score": "score"}))
+    sqlrank.load_qrels(con, qrels)
+    rows = con.sql("SELECT * FROM sqlrank.rr('qrels', 'runs_table')").fetchall()
+    assert sorted(rows) == [("s1", "q1", 1.0), ("s2", "q1", 0.5)]
 
 
 # ---------------------------------------------------------------- 7. duplicate column names
