@@ -5,7 +5,10 @@ column names. A column is the one the user named (query_col=...), else a
 common spelling of the canonical name (qid, docno, label, ...). Ids must be
 text or whole numbers: integer ids become their decimal text, so `1` matches
 "1" but `01` does not match `1` (trec_eval); floating-point ids are refused
-(1.0 would never match "1"). Values must be numbers, or text holding numbers.
+(1.0 would never match "1"). Values must be numbers, or text holding numbers
+(without a digit separator: `1_000` is refused, as in TREC files); integer scores
+only up to 2^53, beyond which doubles would tie them (value_sql). A column name
+given twice, or a recognised name in any case (qid, QID, RUN_ID), follows one rule.
 """
 
 from __future__ import annotations
