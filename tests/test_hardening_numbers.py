@@ -290,3 +290,6 @@ def test_load_run_keeps_the_rows_it_checked(tmp_path):
         rr = con.sql(f"SELECT query_id, value FROM sqlrank.rr('qrels', '{view}') ORDER BY query_id").fetchall()
         assert rr == [("q1", 1.0), ("q2", 0.5)], view
         assert con.sql(f"SELECT count(*) FROM {view}").fetchall() == [(5,)]
+    nested = invoke("query", "SELECT ['inf'::DOUBLE] AS values", "-f", "jsonl")
+    assert nested.exit_code == 1 and "Infinity" not in nested.stdout
+    assert nested.stderr.startswith("sqlrank: error: cannot write the result as jsonl: a list or struct holds inf")

@@ -37,14 +37,14 @@ def render_json(table) -> Iterator:
     """One JSON list of row objects."""
     with _arrow_errors("json"):
         _refuse_non_finite(table, "json")
-        yield (json.dumps(table.to_pylist(), indent=1, default=str, allow_nan=False) + "\n").encode()
+        yield (_dumps(table.to_pylist(), "json", indent=1) + "\n").encode()
 
 
 def render_jsonl(table) -> Iterator:
     """One JSON object per line."""
     with _arrow_errors("jsonl"):
         _refuse_non_finite(table, "jsonl")
-        yield "".join(json.dumps(row, default=str, allow_nan=False) + "\n" for row in table.to_pylist()).encode()
+        yield "".join(_dumps(row, "jsonl") + "\n" for row in table.to_pylist()).encode()
 
 
 def render_parquet(table) -> Iterator:
@@ -69,6 +69,14 @@ def _refuse_non_finite(table, fmt: str) -> None:
             if pc.any(test(column)).as_py():
                 raise OutputError(f"cannot write the result as {fmt}: column '{name}' holds {shown}, which JSON has "
                                   "no number for; choose csv or parquet, or select finite values")
+
+
+def _dumps(value, fmt: str, indent: int | None = None) -> str:
+    try:
+        return json.dumps(value, indent=indent, default=str, allow_nan=False)
+    except ValueError:  # an inf or NaN nested in a list or struct, which _refuse_non_finite does not look into
+        raise OutputError(f"cannot write the result as {fmt}: a list or struct holds inf or nan, which JSON has "
+                          "no number for; choose parquet, or select finite values") from None
 
 
 @contextmanager
