@@ -54,7 +54,7 @@ CREATE OR REPLACE MACRO sqlrank.ranked(run_table, score_precision := 'double', o
             -- one partition key whether or not the run has a run_id column: the
             -- two joined with a NUL byte, or query_id alone for one_run (a constant
             -- condition: DuckDB folds the CASE away)
-            PARTITION BY CASE WHEN one_run THEN query_id ELSE concat_ws(chr(0), *COLUMNS('^(run_id|query_id)$')) END
+            PARTITION BY CASE WHEN one_run THEN query_id ELSE concat_ws(chr(0), *COLUMNS('^((?i:run_id)|query_id)$')) END
             ORDER BY sqlrank.ranking_score(score, score_precision) DESC, doc_id DESC
         )
     ) AS ranked_rows

@@ -62,7 +62,7 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
         -- ranked's own num_ret is not read, and DuckDB drops its window count.
         -- The mark: equal pairs hash equally, so no judged document goes unmarked; a collision
         -- marks one too many, which the final join drops
-        SELECT COLUMNS('^(run_id|query_id|doc_id|rank)$')
+        SELECT COLUMNS('^((?i:run_id)|query_id|doc_id|rank)$')
         FROM sqlrank.ranked('sqlrank_full_ranking_input', score_precision := score_precision, one_run := one_run)
         WHERE (rank = 1 OR hash(query_id, doc_id) IN (SELECT hash(query_id, doc_id) FROM sqlrank_judgment))
           AND (depth IS NULL OR rank <= depth)
@@ -71,7 +71,7 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
         -- num_ret by a grouped count over a second read of the run's query_id column:
         -- cheaper than a count over the whole window partition, and than carrying each
         -- ranking's last rank back onto the kept rows (docs/performance.md#the-ranking-pass)
-        SELECT COLUMNS('^(run_id|query_id)$'), count(*) AS retrieved
+        SELECT COLUMNS('^((?i:run_id)|query_id)$'), count(*) AS retrieved
         FROM sqlrank.run_rows(run_table)
         WHERE depth IS NULL OR depth > 32
         GROUP BY ALL
@@ -84,7 +84,7 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
     ),
     best_per_ranking AS (
         SELECT
-            COLUMNS('^(run_id|query_id)$'),
+            COLUMNS('^((?i:run_id)|query_id)$'),
             max(struct_pack(score := sqlrank.ranking_score(score, score_precision), doc_id := doc_id),
                 coalesce(depth, 1)) AS best,
             count(*) AS num_ret
@@ -95,16 +95,16 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
     ),
     top_ranked AS (
         SELECT
-            COLUMNS('^(run_id|query_id)$'),
+            COLUMNS('^((?i:run_id)|query_id)$'),
             unnest(best).doc_id AS doc_id,
             generate_subscripts(best, 1) AS rank,
             least(num_ret, depth) AS num_ret
         FROM best_per_ranking
     ),
     kept AS (
-        SELECT COLUMNS('^(run_id|query_id|doc_id|rank|num_ret)$') FROM full_ranking
+        SELECT COLUMNS('^((?i:run_id)|query_id|doc_id|rank|num_ret)$') FROM full_ranking
         UNION ALL BY NAME
-        SELECT COLUMNS('^(run_id|query_id|doc_id|rank|num_ret)$') FROM top_ranked
+        SELECT COLUMNS('^((?i:run_id)|query_id|doc_id|rank|num_ret)$') FROM top_ranked
     )
     -- either plan's few kept documents, joined with the judgments on the ids themselves:
     -- the judged ones keep their label, the others only as rank 1 (and a document the

@@ -41,14 +41,14 @@ runs AS (
     -- one row per run (no run_id column at all when the table holds one run): the
     -- judged table keeps the rank-1 row of every ranking; `evaluated` gives the row
     -- a column even without run_id
-    SELECT DISTINCT COLUMNS('^(run_id|evaluated)$')
+    SELECT DISTINCT COLUMNS('^((?i:run_id)|evaluated)$')
     FROM (SELECT *, true AS evaluated FROM query_table(judged_table) WHERE rank = 1) AS first_rows
 ),
 retrieved AS (
     -- ranks are unique in a ranking, so sorting the structs sorts by rank ('ASC' whatever
     -- the session's default order); the rank-1 row of an unjudged document has no label
     SELECT
-        COLUMNS('^(run_id|query_id)$'),
+        COLUMNS('^((?i:run_id)|query_id)$'),
         max(num_ret) AS num_ret,
         list_sort(list(struct_pack(rank := rank, label := relevance)) FILTER (WHERE relevance IS NOT NULL), 'ASC')
             AS documents
@@ -56,7 +56,7 @@ retrieved AS (
     GROUP BY ALL
 )
 SELECT
-    COLUMNS('^(run_id|query_id)$'),
+    COLUMNS('^((?i:run_id)|query_id)$'),
     struct_pack(
         -- an empty list of the documents' type for a query the run missed
         documents := coalesce(documents, list_filter([struct_pack(rank := CAST(1 AS BIGINT), label := CAST(0 AS DOUBLE))],

@@ -23,10 +23,12 @@ from __future__ import annotations
 import duckdb
 
 from . import sqlgen
+from .checks.gains import exponential_measures, refuse_overflowing_gains
 from .errors import EvaluationError, SqlrankError, first_line, out_of_memory
 from .macros import connect, install
 from .measures import Measure, TextMeasure, parse_labelled
 from .readers import QRELS_TABLE, load_inputs
+from .readers.files import check_unchanged
 from .registry import SPREADS
 from .result import Report, Result, RunReport
 
@@ -114,8 +116,10 @@ def evaluate(
     if connection is not None:
         install(con)
     mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
+    report = None
     try:
         report = load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
+        refuse_overflowing_gains(con, QRELS_TABLE, report.qrels_label, exponential_measures(parsed))
         if judged_only:  # each run becomes its judged documents (depth applied): the pass below cuts nothing more
             _keep_judged(con, report, depth, score_precision)
             depth = None
@@ -124,6 +128,7 @@ def evaluate(
                                      score_precision, reads_zero_labels(parsed) or bool(relstrings),
                                      reads_negative_labels(parsed) or bool(relstrings)):
             con.execute(statement)
+        _refuse_changed_runs(report)  # after the last statement that reads the runs
         _report_coverage(con, report)
         if missing == "error":
             _refuse_missing(report)
@@ -132,6 +137,8 @@ def evaluate(
         text_rows = _text_rows(con, text, report, missing)
         spread = _spread(con, table, labels, list(report.runs), list(dict.fromkeys(aggregates))) if aggregates else None
     except duckdb.Error as error:
+        if report is not None:  # a file rewritten while DuckDB read it fails in its own words: say why
+            _refuse_changed_runs(report)
         raise out_of_memory(error) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
     order = iter(labels)
     return Result(table, parsed, report, text_rows=text_rows, aggregates=spread, names=labels,
@@ -190,6 +197,12 @@ def _text_rows(con, text: list[TextMeasure], report: Report, missing: str) -> li
             rows += [{"run_id": run_id, "query_id": query_id, "measure": str(m), "text": value}
                      for m, value in zip(relstrings, texts)]
     return rows
+
+
+def _refuse_changed_runs(report: Report) -> None:
+    """Runs read in place (Parquet) were read again after their checks: refuse them if they changed since."""
+    for loaded in report.run_inputs:
+        check_unchanged(loaded)
 
 
 def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = JUDGED_TABLE,

@@ -86,7 +86,7 @@ def registry_sql() -> str:
                                "judged_only := judged_only", *negative)
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
-            f"    SELECT COLUMNS('^(run_id|query_id)$'), {value} AS value\n    FROM {rankings};")
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value\n    FROM {rankings};")
     by_aggregate: dict[str, list[str]] = {}
     for definition in REGISTRY.values():
         spellings = {definition.name, *definition.aliases, definition.trec_name, definition.trec_family} - {None}

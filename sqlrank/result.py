@@ -38,6 +38,8 @@ class Report:
     run_tables: list[tuple[str | None, str]] = field(default_factory=list)  # (run_id or None, canonical table)
     input_notes: list[str] = field(default_factory=list)  # what the loaders did that changes values
     run_tags: dict[str, str | None] = field(default_factory=dict)  # a TREC run's tag (its first line's), by run
+    # the runs as loaded (readers.Loaded): files read in place are checked unchanged after their last read
+    run_inputs: list = field(default_factory=list)
 
     def notices(self) -> list[str]:
         """One line per thing the user should know; empty when nothing was filled, skipped or dropped."""

@@ -414,7 +414,7 @@ def _canonical(frame, label: str, kind: str, mapping: dict, duplicates: str):
     value = "score" if kind == "run" else "relevance"
     selected.append(frame[columns[value]].alias(value))
     if "run_id" in columns:
-        selected.append(frame["run_id"].cast("string").alias("run_id"))
+        selected.append(frame[columns["run_id"]].cast("string").alias("run_id"))
     if duplicates == "first":
         selected.append(functions.monotonically_increasing_id().alias(ORDER))
     return frame.select(*selected)

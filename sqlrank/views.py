@@ -15,14 +15,37 @@ import warnings
 
 from . import readers, sqlgen
 from .checks import resolve_duplicates
-from .errors import SqlrankNotice
+from .checks.gains import refuse_overflowing_gains
+from .readers.files import check_unchanged
+from .errors import EvaluationError, SqlrankNotice
 from .result import duplicates_notice
 
 
+# sqlrank's own tables and views are named sqlrank_...: a user's view of such a name could replace one
+RESERVED_PREFIX = "sqlrank_"
+
+
+def check_view_name(name: str) -> None:
+    """Refuse a view name in sqlrank's own namespace (DuckDB compares names in any case)."""
+    if str(name).lower().startswith(RESERVED_PREFIX):
+        raise EvaluationError(f"'{name}': names starting with '{RESERVED_PREFIX}' (in any case) are sqlrank's own; "
+                              "choose another name for the view")
+
+
 def _register(con, source, name: str, kind: str, duplicates: str, columns: dict) -> str:
+    check_view_name(name)
     loaded = readers.load(con, source, f"sqlrank_{kind}_{name}_source", kind, columns)
     dropped = resolve_duplicates(con, loaded, kind, duplicates)
-    con.execute(sqlgen.create_temp_view(name, sqlgen.select_all(loaded.table)))
+    if kind == "qrels":  # the measures are not known yet: the sums of linear gains (sqlrank.gain guards exp)
+        refuse_overflowing_gains(con, loaded.table, loaded.label)
+    table = loaded.table
+    if loaded.in_place and not dropped:
+        # a view would read the file (or DataFrame) again at every later macro call, whatever it holds
+        # by then: keep the rows checked instead (docs/performance.md#inputs-read-once-checked)
+        table = loaded.table + "_snapshot"
+        con.execute(sqlgen.create_temp_table(table, sqlgen.select_all(loaded.table)))
+    check_unchanged(loaded)  # the copy (or the duplicates' resolution) read the file again
+    con.execute(sqlgen.create_temp_view(name, sqlgen.select_all(table)))
     # what evaluate() would list in Result.notices(): here only a name is returned, so say it now
     notices = loaded.notes + ([duplicates_notice(loaded.label, kind, dropped, duplicates)] if dropped else [])
     for notice in notices:

@@ -28,7 +28,7 @@ def value_column(kind: str) -> str:
 
 
 def validate(con, loaded, kind: str) -> None:
-    """One scan of `loaded.table`: rows exist; no empty ids; every value a number, not NaN.
+    """One scan of `loaded.table`: rows exist; no empty ids; every value a number, not NaN (a label finite).
 
     Otherwise the reader's explanation (loaded.explain) says which row is wrong.
     The same scan screens for duplicate (query_id, doc_id) pairs: when all the
@@ -38,7 +38,9 @@ def validate(con, loaded, kind: str) -> None:
     value = value_column(kind)
     ids = ["query_id", "doc_id"] + (["run_id"] if "run_id" in loaded.columns else [])
     try:
-        total, bad, equal_hashes = screen(con, sqlgen.identifier(loaded.table), ids, bad_row(ids, value))
+        # a score may be infinite (trec_eval reads `inf`), a label may not: no gain can use it
+        total, bad, equal_hashes = screen(con, sqlgen.identifier(loaded.table), ids,
+                                          bad_row(ids, value, finite=kind == "qrels"))
     except duckdb.Error as error:  # a view: a cast or a read fails only now
         raise loaded.explain(con, loaded, kind, error) from None
     if total == 0:

@@ -37,10 +37,14 @@ _UNITS = {"bytes": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "P
 _FALLBACK_LIMIT = 2**30  # a limit DuckDB shows in a way not known here: assume 1 GiB
 
 
-def bad_row(ids: list[str], value: str) -> str:
-    """SQL, never NULL, for a row sqlrank refuses: an id NULL or empty, a value NULL, not a number or NaN."""
+def bad_row(ids: list[str], value: str, finite: bool = False) -> str:
+    """SQL, never NULL, for a row sqlrank refuses: an id NULL or empty, a value NULL, not a number or NaN.
+
+    finite: infinite values are refused too (labels: no gain can use one; a score may be infinite).
+    """
     empty = " OR ".join(f"{column} IS NULL OR {column} = ''" for column in ids)
-    return f"coalesce({empty} OR {value} IS NULL OR isnan({value}), true)"
+    infinite = f" OR isinf({value})" if finite else ""
+    return f"coalesce({empty} OR {value} IS NULL OR isnan({value}){infinite}, true)"
 
 
 def screen(con, table: str, ids: list[str], bad: str) -> tuple[int, int, int]:

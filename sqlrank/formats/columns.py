@@ -36,13 +36,15 @@ def render_tsv(table) -> Iterator:
 def render_json(table) -> Iterator:
     """One JSON list of row objects."""
     with _arrow_errors("json"):
-        yield (json.dumps(table.to_pylist(), indent=1, default=str) + "\n").encode()
+        _refuse_non_finite(table, "json")
+        yield (_dumps(table.to_pylist(), "json", indent=1) + "\n").encode()
 
 
 def render_jsonl(table) -> Iterator:
     """One JSON object per line."""
     with _arrow_errors("jsonl"):
-        yield "".join(json.dumps(row, default=str) + "\n" for row in table.to_pylist()).encode()
+        _refuse_non_finite(table, "jsonl")
+        yield "".join(_dumps(row, "jsonl") + "\n" for row in table.to_pylist()).encode()
 
 
 def render_parquet(table) -> Iterator:
@@ -53,6 +55,28 @@ def render_parquet(table) -> Iterator:
         sink = pa.BufferOutputStream()
         pq.write_table(table, sink)
         yield sink.getvalue()
+
+
+def _refuse_non_finite(table, fmt: str) -> None:
+    """JSON has no number for inf or NaN (Python would write `Infinity`, which JSON readers refuse)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    for name, column in zip(table.column_names, table.columns):
+        if not pa.types.is_floating(column.type):
+            continue
+        for shown, test in (("inf", pc.is_inf), ("nan", pc.is_nan)):
+            if pc.any(test(column)).as_py():
+                raise OutputError(f"cannot write the result as {fmt}: column '{name}' holds {shown}, which JSON has "
+                                  "no number for; choose csv or parquet, or select finite values")
+
+
+def _dumps(value, fmt: str, indent: int | None = None) -> str:
+    try:
+        return json.dumps(value, indent=indent, default=str, allow_nan=False)
+    except ValueError:  # an inf or NaN nested in a list or struct, which _refuse_non_finite does not look into
+        raise OutputError(f"cannot write the result as {fmt}: a list or struct holds inf or nan, which JSON has "
+                          "no number for; choose parquet, or select finite values") from None
 
 
 @contextmanager

@@ -76,11 +76,16 @@ class Loaded:
     empty: str | None = None  # what an input without rows is told, when not "no rows; expected ..."
     # False once the checks have seen every (query_id, doc_id) pair hash to a different value
     may_have_duplicates: bool = True
+    # a view reading its input in place (Parquet, a DataFrame): each later read reads the input again
+    in_place: bool = False
+    # the file as it was before it was read (files.identity), to tell whether later reads read the same
+    identity: tuple | None = None
 
 
 def create(con, loaded: Loaded, kind: str, select: str, materialize: bool) -> None:
     """Make loaded.table from `select`: a table (text is parsed once) or a view (read in place)."""
     statement = sqlgen.create_temp_table if materialize else sqlgen.create_temp_view
+    loaded.in_place = not materialize
     try:
         con.execute(statement(loaded.table, select))
     except duckdb.Error as error:

@@ -32,7 +32,7 @@ def read(con, file: files.File, table: str, kind: str, columns: dict, *, fmt: st
 
 
 def _header(file: files.File, delim: str, label: str) -> list[str]:
-    """The column names of the header line, taken as written; a repeated name is kept twice, as DuckDB would."""
+    """The column names of the header line, taken as written; a name given twice is refused."""
     try:
         with files.open_text(file.path, file.compression) as handle:
             first = handle.readline()
@@ -43,10 +43,11 @@ def _header(file: files.File, delim: str, label: str) -> list[str]:
         kind = "TSV" if delim == "\t" else "CSV"
         raise InputError(f"{label}: the first line is empty; a {kind} file starts with a header line, "
                          f"e.g. query_id{delim}doc_id{delim}score")
+    tables.refuse_duplicate_names(label, row, "the header")
     names: list[str] = []
     for number, name in enumerate(row):
-        name = name or f"column{number}"
-        while name in names:
+        name = name or f"column{number}"  # an unnamed column, never mapped: a made-up name kept apart
+        while name.lower() in (taken.lower() for taken in names):
             name += "_1"
         names.append(name)
     return names

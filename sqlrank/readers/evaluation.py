@@ -13,6 +13,7 @@ from .. import sqlgen
 from ..checks import resolve_duplicates
 from ..errors import EvaluationError
 from ..result import Report
+from . import files
 from .registry import load, run_name_suffixes
 from .trec import run_tag
 
@@ -32,6 +33,7 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
     dropped_qrels = resolve_duplicates(con, loaded_qrels, "qrels", duplicates)
     # the qrels are small and read by several parts of the statement: keep one copy
     con.execute(sqlgen.create_temp_table(QRELS_TABLE, sqlgen.select_all(loaded_qrels.table)))
+    files.check_unchanged(loaded_qrels)  # the copy read the file again: the rows checked, or none
     if con.execute(f"SELECT count(*) FROM {QRELS_TABLE} WHERE query_id = 'all'").fetchall()[0][0]:
         # the result's `all` rows are the means: a query of that name would be mistaken for them
         raise EvaluationError(f"{loaded_qrels.label}: a query is named 'all', which the result reserves for the "
@@ -53,6 +55,7 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
         report.input_notes += loaded.notes
         if loaded.fmt == "trec" and not has_run_id:  # trec_eval's runid: the tag of the run's first line
             report.run_tags[name or "run"] = run_tag(loaded.path, loaded.compression)
+        report.run_inputs.append(loaded)
     if len(report.run_tables) > 1:
         _check_distinct_run_names(con, report.run_tables)
     return report

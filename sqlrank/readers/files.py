@@ -10,6 +10,7 @@ literally: `*`, `?`, `[` in a file name are not DuckDB glob patterns
 from __future__ import annotations
 
 import gzip
+import os
 import re
 import zlib
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ class File:
     path: Path
     head: bytes
     compression: str
+    identity: tuple = ()  # identity(path) when it was opened, before any reader read it
 
     @property
     def extension(self) -> str:
@@ -64,12 +66,51 @@ def open_file(path: Path, kind: str) -> File:
     try:
         with open(path, "rb") as handle:
             head = handle.read(8)  # enough for every reader's magic bytes
+            known = _identity(handle)
     except PermissionError:
         raise InputError(f"{label}: cannot be read (permission denied); check the file's permissions "
                          "(e.g. chmod +r)") from None
     except OSError as error:
         raise InputError(f"{label}: cannot be read ({error.strerror or error}); check the file") from None
-    return File(path, head, "gzip" if head.startswith(GZIP_MAGIC) else "none")
+    return File(path, head, "gzip" if head.startswith(GZIP_MAGIC) else "none", known)
+
+
+# how much of a file's end identity() reads: a Parquet footer (the schema and where every row group is)
+IDENTITY_TAIL_BYTES = 4096
+
+
+def identity(path: Path) -> tuple:
+    """What tells a file from the same path rewritten or replaced: (device, inode, size, mtime, ctime, tail)."""
+    with open(path, "rb") as handle:
+        return _identity(handle)
+
+
+def _identity(handle) -> tuple:
+    # ctime changes with every write or rename and cannot be set back; the tail covers file systems
+    # whose time stamps are coarse (a rewrite of the same size within one tick)
+    status = os.fstat(handle.fileno())
+    handle.seek(max(status.st_size - IDENTITY_TAIL_BYTES, 0))
+    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns,
+            handle.read(IDENTITY_TAIL_BYTES))
+
+
+def check_unchanged(loaded: Loaded) -> None:
+    """Refuse a file read in place whose identity changed since it was opened, so since it was checked.
+
+    The checks run on a view of the file and later statements read the file again: called after the
+    last such read, this proves those reads read the rows checked (a changed file means nothing
+    computed from it is used).
+    """
+    if not (loaded.in_place and loaded.identity and loaded.path):
+        return
+    try:
+        now = identity(loaded.path)
+    except OSError:
+        now = ()
+    if now != loaded.identity:
+        raise InputError(f"{loaded.label}: changed after it was checked (its size, time stamps or last bytes "
+                         "differ), so its rows now are not the ones checked; nothing was computed from them: run "
+                         "again once the file is written")
 
 
 def open_text(path: Path, compression: str):

@@ -35,8 +35,12 @@ def read(con, source, table: str, kind: str, columns: dict, label: str | None = 
             source = source.to_arrow_table() if hasattr(source, "to_arrow_table") else source.arrow()
         elif type(source).__module__.startswith("polars"):
             source = source.to_arrow()
+        names = getattr(source, "column_names", None) or list(getattr(source, "columns", []))
+        tables.refuse_duplicate_names(label, [str(name) for name in names])
         con.register(data_name, source)
         found = tables.describe(con, sqlgen.identifier(data_name))
+    except InputError:
+        raise
     except Exception as error:  # pandas, pyarrow, polars and DuckDB each have their own: all mean "unreadable"
         raise InputError(f"{label}: cannot be read as a table: {first_line(error)}") from None
     loaded = Loaded(table, label, EXPLAIN)

@@ -10,7 +10,7 @@ import numbers
 
 from ..checks import value_column
 from ..errors import InputError
-from . import frames
+from . import frames, tables
 from .base import Loaded, Reader
 
 
@@ -28,6 +28,8 @@ def read(con, source: dict, table: str, kind: str, columns: dict) -> Loaded:
             if isinstance(value, bool) or not isinstance(value, numbers.Real):
                 raise InputError(f"{label}: query {qid!r} doc {did!r}: the {value_name} must be a number, "
                                  f"found {value!r}; fix the value")
+            if kind == "run" and isinstance(value, numbers.Integral) and abs(value) > tables.EXACT_INTEGER_LIMIT:
+                raise tables.inexact_integer(f"{label}: query {qid!r} doc {did!r}", value, value_name)
             qids.append(str(qid))
             dids.append(str(did))
             values.append(float(value))

@@ -28,7 +28,9 @@ def load(con, source, table: str, kind: str, columns: dict[str, str | None] | No
     columns = columns or {}
     if isinstance(source, (str, os.PathLike)):
         file = files.open_file(Path(source), kind)
-        return recognise(file).read(con, file, table, kind, columns)
+        loaded = recognise(file).read(con, file, table, kind, columns)
+        loaded.identity = file.identity  # as it was before it was read (files.check_unchanged)
+        return loaded
     if isinstance(source, Loaded):
         return source
     for reader in READERS:

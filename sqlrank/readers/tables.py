@@ -5,11 +5,15 @@ column names. A column is the one the user named (query_col=...), else a
 common spelling of the canonical name (qid, docno, label, ...). Ids must be
 text or whole numbers: integer ids become their decimal text, so `1` matches
 "1" but `01` does not match `1` (trec_eval); floating-point ids are refused
-(1.0 would never match "1"). Values must be numbers, or text holding numbers.
+(1.0 would never match "1"). Values must be numbers, or text holding numbers
+(without a digit separator: `1_000` is refused, as in TREC files); integer scores
+only up to 2^53, beyond which doubles would tie them (value_sql). A column name
+given twice, or a recognised name in any case (qid, QID, RUN_ID), follows one rule.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 import duckdb
@@ -79,12 +83,44 @@ def canonical_select(found: list[tuple[str, str]], kind: str, columns: dict, loa
             )
         _check_type(label, canonical, column, types[column])
         loaded.columns[canonical] = column
-        target = "VARCHAR" if canonical in ("query_id", "doc_id") else "DOUBLE"
-        parts.append(f"CAST({sqlgen.identifier(column)} AS {target}) AS {canonical}")
-    if kind == "run" and "run_id" in types:
-        loaded.columns["run_id"] = "run_id"
-        parts.append("CAST(run_id AS VARCHAR) AS run_id")
+        if canonical in ("query_id", "doc_id"):
+            parts.append(f"CAST({sqlgen.identifier(column)} AS VARCHAR) AS {canonical}")
+        else:
+            parts.append(f"{value_sql(sqlgen.identifier(column), types[column], canonical)} AS {canonical}")
+    run_id = _matching(names, "run_id")  # recognised in any case, as the other columns are (_guess)
+    if kind == "run" and run_id is not None:
+        loaded.columns["run_id"] = run_id
+        parts.append(f"CAST({sqlgen.identifier(run_id)} AS VARCHAR) AS run_id")
     return ", ".join(parts)
+
+
+# every whole number from -2^53 to 2^53 is a double of its own; past that, neighbours share one
+EXACT_INTEGER_LIMIT = 2**53
+_WIDE_INTEGER_TYPES = {"BIGINT", "UBIGINT", "HUGEINT", "UHUGEINT"}
+
+
+def value_sql(column: str, duck_type: str, canonical: str) -> str:
+    """SQL for a value column (`column`, quoted) as a DOUBLE, NULL where the value must be refused.
+
+    Text: a number as DuckDB reads it, except with a digit separator (`1_000`, which DuckDB reads as
+    1000 and C's atof, so trec_eval, as 1): refused in every format, as in TREC files. Scores of wide
+    integer types: only up to 2^53, since larger ones could tie as doubles (2^62 + 1 and 2^62) and a
+    ranking must not depend on the rounding. The checks refuse the NULLs; bad_row_error says why.
+    """
+    base = duck_type.split("(")[0].upper()
+    if base == "VARCHAR":
+        return f"TRY_CAST(CASE WHEN NOT contains({column}, '_') THEN {column} END AS DOUBLE)"
+    if canonical == "score" and base in _WIDE_INTEGER_TYPES:
+        return (f"CASE WHEN {column} BETWEEN -{EXACT_INTEGER_LIMIT} AND {EXACT_INTEGER_LIMIT} "
+                f"THEN CAST({column} AS DOUBLE) END")
+    return f"CAST({column} AS DOUBLE)"
+
+
+def inexact_integer(where: str, value, value_name: str) -> InputError:
+    """The error for a whole-number score beyond 2^53 (value_sql)."""
+    return InputError(f"{where}: the {value_name} {value} is a whole number beyond 2^53 ({EXACT_INTEGER_LIMIT}), "
+                      "which a double cannot hold exactly, so it could tie with another; rescale the scores (e.g. "
+                      "subtract their minimum, or divide them) or give them as floating-point numbers")
 
 
 def _check_type(label: str, canonical: str, column: str, duck_type: str) -> None:
@@ -105,12 +141,35 @@ def _check_type(label: str, canonical: str, column: str, duck_type: str) -> None
                      "expected numbers; convert the column to float")
 
 
+def refuse_duplicate_names(label: str, names: list[str], where: str = "the table") -> None:
+    """Two columns of one name would resolve to the first silently (DuckDB renames the second): refuse.
+
+    Names are compared in any case, as DuckDB compares them (it renames `QID` next to `qid` too).
+    """
+    seen: dict[str, int] = {}
+    for number, name in enumerate(names):
+        if not name:  # an unnamed column (an empty header field) is never mapped
+            continue
+        first = seen.setdefault(str(name).lower(), number)
+        if first == number:
+            continue
+        spelled = "" if names[first] == name else (f", as '{shorten(names[first])}' and '{shorten(name)}': column "
+                                                  "names are compared in any case")
+        raise InputError(f"{label}: {where} names the column '{shorten(names[first])}' twice (columns {first + 1} "
+                         f"and {number + 1}{spelled}); give each column its own name: rename or remove one")
+
+
 def _guess(found: list[str], canonical: str) -> str | None:
-    lowered = {name.lower(): name for name in found}
     for synonym in _COLUMN_SYNONYMS[canonical]:
-        if synonym in lowered:
-            return lowered[synonym]
+        column = _matching(found, synonym)
+        if column is not None:
+            return column
     return None
+
+
+def _matching(found: list[str], name: str) -> str | None:
+    """The column of `found` spelled `name` in any case (qid, QID, Qid): the one rule for recognised names."""
+    return next((column for column in found if column.lower() == name), None)
 
 
 # ---------------------------------------------------------------- explaining a bad row or a failed read
@@ -134,9 +193,10 @@ def bad_row_error(con, loaded: Loaded, kind: str, error: Exception | None = None
     value = checks.value_column(kind)
     names = [c for c in ("query_id", "doc_id", "run_id", value) if c in loaded.columns]
     raw = ", ".join(f"CAST({sqlgen.identifier(loaded.columns[c])} AS VARCHAR) AS {c}" for c in names)
-    number = f"TRY_CAST({sqlgen.identifier(loaded.columns[value])} AS DOUBLE)"
+    value_type = dict(describe(con, loaded.source)).get(loaded.columns[value], "VARCHAR")
+    number = value_sql(sqlgen.identifier(loaded.columns[value]), value_type, value)
     # the checks' condition (checks.bad_row), on the raw text: a value that is no number is a NULL number
-    bad = checks.bad_row([c for c in names if c != value], "number")
+    bad = checks.bad_row([c for c in names if c != value], "number", finite=kind == "qrels")
     try:
         row = con.execute(
             f"SELECT * FROM (SELECT row_number() OVER () AS row_number, {raw}, {number} AS number "
@@ -155,9 +215,15 @@ def bad_row_error(con, loaded: Loaded, kind: str, error: Exception | None = None
     column = loaded.columns[value]
     if found[value] is None:
         return InputError(f"{where}: the {value} (column '{column}') is empty; give every row a number")
+    if found["number"] is None and value_type.split("(")[0].upper() in _WIDE_INTEGER_TYPES:
+        return inexact_integer(f"{where}, column '{column}'", found[value], value)
     if found["number"] is None:
+        separator = " (a digit separator '_' is not part of a number, as in TREC files)" if "_" in found[value] else ""
         return InputError(f"{where}, column '{column}': expected a number ({value}), found '{shorten(found[value])}'; "
-                          "fix the value")
+                          f"fix the value{separator}")
+    if math.isinf(found["number"]):
+        return InputError(f"{where} (query '{shorten(found['query_id'])}'), column '{column}': the {value} is "
+                          f"infinite ('{shorten(found[value])}'); a label must be a finite number: fix the label")
     return InputError(f"{where}, column '{column}': the {value} is NaN, which has no order; replace it with a number")
 
 

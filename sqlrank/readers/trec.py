@@ -233,14 +233,16 @@ def line_error(con, loaded: Loaded, kind: str) -> InputError:
     """Describe the first bad line: DuckDB finds it (same rules as the load), Python finds its number."""
     field = f"fields[{_TREC_VALUE_FIELD[kind]}]"
     value = _trec_value(kind, field)
+    # a label must be finite (a score may be infinite): the checks' condition, checks.bad_row
+    infinite = f" OR isinf({value})" if kind == "qrels" else ""
     row = con.execute(
         f"SELECT coalesce(line, ''), rest IS NOT NULL, len(fields), {field}, "
-        f"isnan({value}) FROM ({_trec_lines(loaded.path, loaded.compression)}) "
-        f"WHERE NOT ({_trec_fields_ok(kind)}) OR {value} IS NULL OR isnan({value}) LIMIT 1"
+        f"isnan({value}), isinf({value}) FROM ({_trec_lines(loaded.path, loaded.compression)}) "
+        f"WHERE NOT ({_trec_fields_ok(kind)}) OR {value} IS NULL OR isnan({value}){infinite} LIMIT 1"
     ).fetchone()
     if row is None:  # cannot happen: the checks saw a bad row
         return InputError(f"{loaded.label}: malformed {kind} file (expected lines like {example(kind)})")
-    line, separator, count, text, nan = row
+    line, separator, count, text, nan, infinite = row
     number = _line_number(loaded.path, loaded.compression, line, separator)
     where = f"{loaded.label}:{number}" if number else loaded.label
     shown = shorten(line)
@@ -261,6 +263,9 @@ def line_error(con, loaded: Loaded, kind: str) -> InputError:
     if nan:
         return InputError(f"{where}: the score is NaN, which has no order, so it cannot be ranked: '{shown}'; "
                           "replace it with a number")
+    if infinite and kind == "qrels":
+        return InputError(f"{where}: column 4 (relevance) is beyond the largest number a double holds "
+                          f"('{shorten(text, 30)}' is infinite): '{shown}'; fix the label")
     if kind == "run":
         return InputError(f"{where}: column 5 (score) must be a number, found '{shorten(text, 30)}': "
                           f"'{shown}'; fix the score")
