@@ -13,6 +13,7 @@ from .compare import Comparison, compare
 from .engine import MISSING_POLICIES, SCORE_PRECISIONS, evaluate
 from .errors import EvaluationError, InputError, MeasureError, OutputError, ResourceError, SqlrankError, SqlrankNotice
 from .macros import connect, install, sql_script
+from . import limits
 from .measures import PARAMETERS as MEASURE_PARAMETERS
 from .measures import REGISTRY, Measure, describe as describe_measures, parse_all as parse_measures
 from .plots import plot
@@ -47,7 +48,7 @@ def __getattr__(name: str):
 
 
 __all__ = [
-    "evaluate", "compare", "Comparison", "plot", "connect", "install", "sql_script", "load_run", "load_qrels", "query", "export", "run_name",
+    "evaluate", "compare", "Comparison", "plot", "connect", "install", "sql_script", "load_run", "load_qrels", "query", "export", "run_name", "limits",
     "parse_measures", "describe_measures", "REGISTRY", "DEFAULT_MEASURES", "MEASURE_PARAMETERS", "Measure", "Result",
     "MISSING_POLICIES", "DUPLICATE_POLICIES", "SCORE_PRECISIONS",
     "SqlrankError", "InputError", "MeasureError", "EvaluationError", "OutputError", "ResourceError", "SqlrankNotice",

@@ -65,7 +65,8 @@ ScoreColOption = Annotated[Optional[str], typer.Option(
     "--score-col", metavar="NAME", help="run column of the scores [default: score, sim, ...]")]
 RelevanceColOption = Annotated[Optional[str], typer.Option(
     "--relevance-col", metavar="NAME", help="qrels column of the labels [default: relevance, rel, label, ...]")]
-ThreadsOption = Annotated[Optional[int], typer.Option("--threads", metavar="N", min=1, help="DuckDB worker threads")]
+ThreadsOption = Annotated[Optional[int], typer.Option(
+    "--threads", metavar="N", min=1, max=sqlrank.limits.MAX_THREADS, help="DuckDB worker threads")]
 MemoryOption = Annotated[Optional[str], typer.Option(
     "--memory-limit", metavar="SIZE", help="DuckDB memory limit, e.g. 4GB")]
 TempOption = Annotated[Optional[Path], typer.Option(
@@ -110,7 +111,7 @@ def eval_command(
         help="a qrels query absent from a run: scores 0 (trec_eval -c), is left out, or is an error")] = Missing.zero,
     duplicates: DuplicatesOption = Duplicates.error,
     depth: Annotated[Optional[int], typer.Option(
-        "-M", "--depth", metavar="N", min=1, help="keep the top N documents of each ranking (trec_eval -M)")] = None,
+        "-M", "--depth", metavar="N", min=1, max=sqlrank.limits.MAX_DEPTH, help="keep the top N documents of each ranking (trec_eval -M)")] = None,
     score_precision: Annotated[ScorePrecision, typer.Option(
         "--score-precision", case_sensitive=False,
         help="float32 ties scores equal in 32 bits, as pytrec_eval does")] = ScorePrecision.double,
@@ -129,7 +130,7 @@ def eval_command(
         "--spark-master", metavar="URL", show_default=False,
         help="the Spark master for --engine spark [default: spark-submit's, else local[*]]")] = None,
     spark_buckets: Annotated[Optional[int], typer.Option(
-        "--spark-buckets", metavar="N", min=1, show_default=False,
+        "--spark-buckets", metavar="N", min=1, max=sqlrank.limits.MAX_BUCKETS, show_default=False,
         help="groups of queries for --engine spark, each held in one worker's memory [default: from the run's size]")] = None,
 ) -> None:
     """Evaluate runs against judgments.
@@ -441,8 +442,8 @@ def compare_command(
     correction: Annotated[Optional[str], typer.Option(
         "--correction", metavar="NAME",
         help="holm, bonferroni, bh or none [default: holm when more than one run is compared]")] = None,
-    trials: Annotated[int, typer.Option("--trials", min=1, help="permutations / resamples of the resampling tests")] = 10_000,
-    seed: Annotated[int, typer.Option("--seed", help="seed of the resampling tests")] = 42,
+    trials: Annotated[int, typer.Option("--trials", min=1, max=sqlrank.limits.MAX_TRIALS, help="permutations / resamples of the resampling tests")] = 10_000,
+    seed: Annotated[int, typer.Option("--seed", min=sqlrank.limits.SEEDS[0], max=sqlrank.limits.SEEDS[1], help="seed of the resampling tests")] = 42,
     fmt: Annotated[Optional[CompareFormat], typer.Option(
         "-f", "--format", case_sensitive=False, show_default=False,
         help="output format [default: table, or from the -o file's extension: .md, .tex, .csv, .json, .parquet]")] = None,

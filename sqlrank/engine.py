@@ -24,6 +24,7 @@ import duckdb
 
 from . import sqlgen
 from .errors import EvaluationError, SqlrankError, first_line, out_of_memory
+from .limits import MAX_DEPTH, whole_number
 from .macros import connect, install
 from .measures import Measure, parse_all
 from .readers import QRELS_TABLE, load_inputs
@@ -82,8 +83,8 @@ def evaluate(
     parsed = parse_all(measures, rel=rel)
     _check_choice("missing", missing, MISSING_POLICIES)
     _check_choice("score_precision", score_precision, SCORE_PRECISIONS)
-    if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
-        raise EvaluationError(f"depth must be a whole number >= 1, got {depth!r}")
+    if depth is not None:
+        depth = whole_number("depth", depth, 1, MAX_DEPTH)
     con = connection or connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory)
     if connection is not None:
         install(con)

@@ -155,11 +155,9 @@ def connect(
     """
     config: dict[str, str] = {}
     if threads is not None:
-        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-            from .errors import SqlrankError
+        from .limits import MAX_THREADS, whole_number
 
-            raise SqlrankError(f"threads must be a whole number >= 1, got {threads!r}")
-        config["threads"] = str(threads)
+        config["threads"] = str(whole_number("threads", threads, 1, MAX_THREADS))
     if memory_limit is not None:
         config["memory_limit"] = str(memory_limit)
     if temp_directory is not None:

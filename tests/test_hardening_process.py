@@ -101,3 +101,49 @@ def test_an_output_that_is_a_symlink_loop_is_an_output_error(qrels, run, tmp_pat
     with pytest.raises(OutputError, match="is a symlink loop"):
         export.write_bytes([b"x"], loop)
     assert loop.is_symlink()
+
+
+# ---------------------------------------------------------------- 11. numeric options bounded
+
+@pytest.mark.parametrize("args, option, limit", [
+    (["--threads", "100000"], "'--threads'", "1024"),
+    (["--threads", "99999999999999999999"], "'--threads'", "1024"),
+    (["--threads", "0"], "'--threads'", "1"),
+    (["-M", "9223372036854775808"], "'-M' / '--depth'", "2147483647"),
+    (["--spark-buckets", "99999999999999999999"], "'--spark-buckets'", "1000000"),
+])
+def test_numeric_options_of_eval_are_bounded_usage_errors(qrels, run, args, option, limit):
+    outcome = invoke("eval", qrels, run, "-m", "AP", *args)
+    line = one_error_line(outcome, 2)
+    assert line.startswith(f"Error: Invalid value for {option}: ") and line.endswith(limit)
+
+
+@pytest.mark.parametrize("args, option, limit", [
+    (["--trials", "100000000"], "'--trials'", "1000000"),
+    (["--seed", "99999999999999999999999"], "'--seed'", "9223372036854775807"),
+    (["--threads", "2000000000"], "'--threads'", "1024"),
+])
+def test_numeric_options_of_compare_are_bounded_usage_errors(qrels, run, tmp_path, args, option, limit):
+    other = tmp_path / "other.trec"
+    other.write_text(RUN.replace("3.0", "0.5"))
+    outcome = invoke("compare", qrels, run, other, "-t", "randomization", *args)
+    line = one_error_line(outcome, 2)
+    assert line.startswith(f"Error: Invalid value for {option}: ") and line.endswith(limit)
+
+
+def test_numeric_arguments_of_the_python_api_are_bounded(qrels, run):
+    from sqlrank.errors import EvaluationError
+
+    with pytest.raises(EvaluationError) as error:
+        sqlrank.connect(threads=100_000)
+    assert str(error.value) == "threads must be at most 1024, got 100000"
+    with pytest.raises(EvaluationError) as error:
+        sqlrank.evaluate(qrels, run, ["AP"], depth=2**63)
+    assert str(error.value) == "depth must be at most 2147483647, got 9223372036854775808"
+    with pytest.raises(EvaluationError) as error:
+        sqlrank.compare(qrels, {"a": run, "b": run}, ["AP"], tests=["randomization"], trials=10**8)
+    assert str(error.value) == "trials must be at most 1000000, got 100000000"
+    with pytest.raises(EvaluationError) as error:
+        sqlrank.compare(qrels, {"a": run, "b": run}, ["AP"], tests=["randomization"], seed=2**64)
+    assert str(error.value) == "seed must be at most 9223372036854775807, got 18446744073709551616"
+    assert sqlrank.evaluate(qrels, run, ["AP"], depth=2147483647).summary["AP"] == pytest.approx(MAP, abs=1e-15)

@@ -1,0 +1,32 @@
+"""The bounds of every numeric option, and the one check of a whole number against them.
+
+The command line gives these to its options (a value outside is a usage error naming the
+range); the Python API checks its arguments with whole_number(). A bound is where a larger
+value stops meaning anything more and starts costing: DuckDB starts every thread it is given
+(--threads 100000 spent minutes creating threads for a 14-line input), no ranking is longer than
+the largest cutoff, and a resampling test past a million trials only takes longer.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+from .errors import EvaluationError
+
+MAX_THREADS = 1024
+MAX_DEPTH = 2_147_483_647  # as measures.MAX_CUTOFF: no ranking is longer
+MAX_TRIALS = 1_000_000
+MAX_BUCKETS = 1_000_000
+SEEDS = (-(2**63), 2**63 - 1)  # DuckDB's BIGINT, which the resampling macros take
+
+
+def whole_number(name: str, value, low: int = 1, high: int | None = None, error=EvaluationError) -> int:
+    """`value` as a Python int when it is a whole number (int, numpy integer) within [low, high]; else `error`."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise error(f"{name} must be a whole number >= {low}, got {type(value).__name__} {value!r}")
+    number = int(value)
+    if number < low:
+        raise error(f"{name} must be a whole number >= {low}, got {number}")
+    if high is not None and number > high:
+        raise error(f"{name} must be at most {high}, got {number}")
+    return number
