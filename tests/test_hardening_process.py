@@ -147,3 +147,57 @@ def test_numeric_arguments_of_the_python_api_are_bounded(qrels, run):
         sqlrank.compare(qrels, {"a": run, "b": run}, ["AP"], tests=["randomization"], seed=2**64)
     assert str(error.value) == "seed must be at most 9223372036854775807, got 18446744073709551616"
     assert sqlrank.evaluate(qrels, run, ["AP"], depth=2147483647).summary["AP"] == pytest.approx(MAP, abs=1e-15)
+
+
+# ---------------------------------------------------------------- 17. compression recognised by its bytes
+
+def compressed(kind: str, data: bytes) -> bytes:
+    import bz2
+    import gzip
+    import lzma
+
+    if kind == "zstd":  # a frame of stored (raw) blocks, written by hand: no zstd library is needed to make one
+        header = b"\x28\xb5\x2f\xfd" + bytes([0x20, len(data)])  # magic; single segment, 1-byte content size
+        block = ((len(data) << 3) | 1).to_bytes(3, "little")  # last block, raw
+        return header + block + data
+    return {"xz": lzma.compress, "bzip2": bz2.compress, "gzip": gzip.compress}[kind](data)
+
+
+@pytest.mark.parametrize("kind, name, how", [
+    ("xz", "run.trec.gz", "xz -d"),
+    ("zstd", "run.trec.gz", "zstd -d"),
+    ("bzip2", "run.trec", "bzip2 -d"),
+])
+def test_xz_zstd_and_bzip2_files_are_named_by_their_bytes_whatever_their_name(qrels, tmp_path, kind, name, how):
+    path = tmp_path / name
+    path.write_bytes(compressed(kind, RUN.encode()))
+    with pytest.raises(sqlrank.InputError) as error:
+        sqlrank.evaluate(qrels, path, ["AP"])
+    assert str(error.value) == (f"{path}: is {kind}-compressed (by its first bytes, whatever its name); sqlrank "
+                                f"reads plain or gzip files: decompress it ({how}) or compress it with gzip")
+
+
+def test_a_gzipped_parquet_file_is_named_as_such(qrels, tmp_path):
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    buffer = io.BytesIO()
+    pq.write_table(pa.table({"query_id": ["q1"], "doc_id": ["a"], "score": [1.0]}), buffer)
+    path = tmp_path / "run.parquet.gz"
+    path.write_bytes(compressed("gzip", buffer.getvalue()))
+    with pytest.raises(sqlrank.InputError) as error:
+        sqlrank.evaluate(qrels, path, ["AP"])
+    assert str(error.value) == (f"{path}: is a gzip-compressed Parquet file; Parquet compresses its own columns "
+                                "and is read uncompressed: decompress it (gunzip)")
+
+
+@pytest.mark.parametrize("name", ["run.jsonl", "run.parquet", "run.jsonl.gz"])
+def test_an_empty_file_of_a_named_format_says_it_is_empty(qrels, tmp_path, name):
+    path = tmp_path / name
+    path.write_bytes(compressed("gzip", b"") if name.endswith(".gz") else b"")
+    with pytest.raises(sqlrank.InputError) as error:
+        sqlrank.evaluate(qrels, path, ["AP"])
+    assert str(error.value) == (f"{path}: is empty (no bytes{' once decompressed' if name.endswith('.gz') else ''}); "
+                                "expected the run's rows; check that the file was written completely")

@@ -22,6 +22,9 @@ from .base import Loaded
 BLANKS = " \t\n\r\x0b\x0c\ufeff"
 GZIP_MAGIC = b"\x1f\x8b"  # gzip is recognised by its bytes: a `.gz` name is neither needed nor trusted
 READ_ERRORS = (OSError, EOFError, zlib.error, ValueError)  # gzip.BadGzipFile is an OSError
+# other compressions, also by their bytes, and the command that undoes each: refused by name, never read as text
+OTHER_COMPRESSIONS = (("xz", b"\xfd7zXZ\x00", "xz -d"), ("zstd", b"\x28\xb5\x2f\xfd", "zstd -d"),
+                      ("bzip2", b"BZh", "bzip2 -d"), ("zip", b"PK\x03\x04", "unzip"))
 
 
 @dataclass(frozen=True)
@@ -63,13 +66,33 @@ def open_file(path: Path, kind: str) -> File:
                          "can also be given as it is)")
     try:
         with open(path, "rb") as handle:
-            head = handle.read(8)  # enough for every reader's magic bytes
+            head = handle.read(16)  # enough for every reader's and compression's magic bytes
     except PermissionError:
         raise InputError(f"{label}: cannot be read (permission denied); check the file's permissions "
                          "(e.g. chmod +r)") from None
     except OSError as error:
         raise InputError(f"{label}: cannot be read ({error.strerror or error}); check the file") from None
+    _refuse_other_compressions(label, head)
     return File(path, head, "gzip" if head.startswith(GZIP_MAGIC) else "none")
+
+
+def _refuse_other_compressions(label: str, head: bytes) -> None:
+    for name, magic, command in OTHER_COMPRESSIONS:
+        # bzip2's "BZh" could begin a TREC line: its block magic (pi's digits) after the level makes it sure
+        if head.startswith(magic) and (name != "bzip2" or head[4:10] == b"\x31\x41\x59\x26\x53\x59"):
+            raise InputError(f"{label}: is {name}-compressed (by its first bytes, whatever its name); sqlrank reads "
+                             f"plain or gzip files: decompress it ({command}) or compress it with gzip")
+
+
+def decompressed_head(file: File, size: int = 16) -> bytes:
+    """The first bytes of the data itself: after gzip's decompression, for a gzip file."""
+    if file.compression != "gzip":
+        return file.head[:size]
+    try:
+        with gzip.open(file.path, "rb") as handle:
+            return handle.read(size)
+    except READ_ERRORS as error:
+        raise corrupt_gzip(str(file.path), error) from None
 
 
 def open_text(path: Path, compression: str):
