@@ -67,8 +67,16 @@ RelevanceColOption = Annotated[Optional[str], typer.Option(
     "--relevance-col", metavar="NAME", help="qrels column of the labels [default: relevance, rel, label, ...]")]
 ThreadsOption = Annotated[Optional[int], typer.Option(
     "--threads", metavar="N", min=1, max=sqlrank.limits.MAX_THREADS, help="DuckDB worker threads")]
+def _memory_size(text: str | None) -> str | None:
+    """--memory-limit checked as it is parsed: a usage error (exit 2), not DuckDB's default in silence."""
+    try:
+        return None if text is None else sqlrank.limits.memory_size(text)
+    except SqlrankError as error:
+        raise typer.BadParameter(str(error)) from None
+
+
 MemoryOption = Annotated[Optional[str], typer.Option(
-    "--memory-limit", metavar="SIZE", help="DuckDB memory limit, e.g. 4GB")]
+    "--memory-limit", metavar="SIZE", callback=_memory_size, help="DuckDB memory limit, e.g. 4GB")]
 TempOption = Annotated[Optional[Path], typer.Option(
     "--temp-directory", metavar="DIR", file_okay=False, help="where DuckDB spills when memory runs out")]
 

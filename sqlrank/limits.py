@@ -10,6 +10,7 @@ the largest cutoff, and a resampling test past a million trials only takes longe
 from __future__ import annotations
 
 import numbers
+import re
 
 from .errors import EvaluationError
 
@@ -30,3 +31,16 @@ def whole_number(name: str, value, low: int = 1, high: int | None = None, error=
     if high is not None and number > high:
         raise error(f"{name} must be at most {high}, got {number}")
     return number
+
+
+# a size DuckDB reads as bytes: a number above 0 and a unit (its parser says which units); DuckDB reads a
+# negative or unknown size ('-5GB', '80%') as its default without a word
+_SIZE = re.compile(r"\s*(\d+(\.\d*)?|\.\d+)\s*[A-Za-z]+\s*")
+
+
+def memory_size(text) -> str:
+    """`text` when it is a memory size above 0 with its unit (4GB, 500MiB); else an EvaluationError."""
+    match = _SIZE.fullmatch(str(text))
+    if match is None or float(match.group(1)) <= 0:
+        raise EvaluationError(f"memory limit must be a size above 0 with its unit, e.g. 4GB or 500MiB, got '{text}'")
+    return str(text)

@@ -159,8 +159,11 @@ def connect(
 
         config["threads"] = str(whole_number("threads", threads, 1, MAX_THREADS))
     if memory_limit is not None:
-        config["memory_limit"] = str(memory_limit)
+        from .limits import memory_size
+
+        config["memory_limit"] = memory_size(memory_limit)
     if temp_directory is not None:
+        _check_temp_directory(str(temp_directory))
         config["temp_directory"] = str(temp_directory)
     try:
         con = duckdb.connect(database, config=config)
@@ -173,3 +176,19 @@ def connect(
     # opened here, most often in memory and empty: installing outright costs less than looking first
     _INSTALLED_AT_CONNECT.add(_install_library(con))
     return con
+
+
+def _check_temp_directory(folder: str) -> None:
+    """A temp directory DuckDB could not write its spill files in, named now rather than when memory runs out."""
+    import tempfile
+
+    if not Path(folder).is_dir():
+        return  # DuckDB makes it when it first spills
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        from .errors import ResourceError
+
+        raise ResourceError(f"{folder}: DuckDB cannot spill its temporary files here ({error.strerror or error}); "
+                            "give --temp-directory (temp_directory=) a folder you can write to") from None

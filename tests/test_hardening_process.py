@@ -201,3 +201,38 @@ def test_an_empty_file_of_a_named_format_says_it_is_empty(qrels, tmp_path, name)
         sqlrank.evaluate(qrels, path, ["AP"])
     assert str(error.value) == (f"{path}: is empty (no bytes{' once decompressed' if name.endswith('.gz') else ''}); "
                                 "expected the run's rows; check that the file was written completely")
+
+
+# ---------------------------------------------------------------- 18. memory limit, temp directory, glob names
+
+@pytest.mark.parametrize("value", ["-5GB", "0GB", "80%", "lots"])
+def test_a_memory_limit_that_is_not_a_positive_size_is_a_usage_error(qrels, run, value):
+    outcome = invoke("eval", qrels, run, "-m", "AP", "--memory-limit", value)
+    assert one_error_line(outcome, 2) == (f"Error: Invalid value for '--memory-limit': memory limit must be a size "
+                                          f"above 0 with its unit, e.g. 4GB or 500MiB, got '{value}'")
+    with pytest.raises(sqlrank.EvaluationError, match="memory limit must be a size above 0"):
+        sqlrank.connect(memory_limit=value)
+
+
+def test_a_temp_directory_duckdb_cannot_write_in_is_named(qrels, run):
+    outcome = invoke("eval", qrels, run, "-m", "AP", "--temp-directory", "/sys")
+    assert one_error_line(outcome, 1) == ("sqlrank: error: /sys: DuckDB cannot spill its temporary files here "
+                                          "(Permission denied); give --temp-directory (temp_directory=) a folder "
+                                          "you can write to")
+
+
+def test_a_full_temp_directory_is_reported_as_full_not_as_memory(tmp_path):
+    con = sqlrank.connect(threads=1, memory_limit="30MB", temp_directory=str(tmp_path / "spill"))
+    con.execute("SET max_temp_directory_size = '2MB'")  # a temp directory with 2 MB of room: full at once
+    with pytest.raises(sqlrank.ResourceError) as error:
+        sqlrank.query(con, "SELECT count(*) FROM (SELECT md5(i::VARCHAR) AS s FROM range(3000000) t(i) ORDER BY s)")
+    assert str(error.value).startswith("DuckDB's temp directory is full (Out of Memory Error: failed to offload ")
+    assert str(error.value).endswith("); free space there, or give DuckDB a folder on a disk with room "
+                                     "(--temp-directory, temp_directory=), or raise the memory limit (--memory-limit)")
+
+
+def test_a_file_named_with_a_backslash_and_glob_characters_is_read_as_that_file(qrels, tmp_path):
+    named = tmp_path / "run\\*.trec"
+    named.write_text(RUN)
+    (tmp_path / "run\\a.trec").write_text(RUN.replace("q1 Q0 a 1 3.0", "q1 Q0 a 1 0.5"))  # what a glob would add
+    assert sqlrank.evaluate(qrels, named, ["AP"]).summary["AP"] == pytest.approx(MAP, abs=1e-15)
