@@ -20,6 +20,9 @@ choices; table names are ours.
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
+
 import duckdb
 
 from . import sqlgen
@@ -85,9 +88,19 @@ def evaluate(
     _check_choice("score_precision", score_precision, SCORE_PRECISIONS)
     if depth is not None:
         depth = whole_number("depth", depth, 1, MAX_DEPTH)
-    con = connection or connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory)
     if connection is not None:
-        install(con)
+        _check_connection(connection)
+        with _using(connection):
+            install(connection)
+            return _evaluate(connection, qrels, run, parsed, missing, duplicates, depth, score_precision,
+                             query_col, doc_col, score_col, relevance_col)
+    con = connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory)
+    return _evaluate(con, qrels, run, parsed, missing, duplicates, depth, score_precision,
+                     query_col, doc_col, score_col, relevance_col)
+
+
+def _evaluate(con, qrels, run, parsed, missing, duplicates, depth, score_precision,
+              query_col, doc_col, score_col, relevance_col) -> Result:
     mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
     try:
         report = load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
@@ -99,9 +112,55 @@ def evaluate(
             _refuse_missing(report)
         # the report holds the runs in their final order (_report_coverage): the rows follow it
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs))).to_arrow_table()
+    except duckdb.ResourceInUseException:
+        raise _busy() from None
     except duckdb.Error as error:
         raise out_of_memory(error) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
     return Result(table, parsed, report)
+
+
+# ---------------------------------------------------------------- a connection given by the caller
+
+_IN_USE: set[int] = set()  # id() of the connections an evaluate() is working in now
+_IN_USE_LOCK = threading.Lock()
+
+
+def _check_connection(connection) -> None:
+    if not isinstance(connection, duckdb.DuckDBPyConnection):
+        raise EvaluationError("connection must be a DuckDB connection (duckdb.connect() or sqlrank.connect()), "
+                              f"got {type(connection).__name__} {connection!r}")
+    try:
+        connection.execute("SELECT 1")
+    except duckdb.ResourceInUseException:
+        raise _busy() from None
+    except duckdb.ConnectionException:
+        raise EvaluationError("the DuckDB connection is closed; pass an open one (duckdb.connect() or "
+                              "sqlrank.connect())") from None
+
+
+def _busy() -> EvaluationError:
+    return EvaluationError("this DuckDB connection is evaluating in another thread, and a connection runs one "
+                           "statement at a time; give each thread its own (con.cursor() or sqlrank.connect())")
+
+
+def in_use(connection) -> bool:
+    """Whether an evaluate() is working in `connection` now."""
+    with _IN_USE_LOCK:
+        return id(connection) in _IN_USE
+
+
+@contextmanager
+def _using(connection):
+    """Mark `connection` as in use: a second thread's statements would interleave with ours and fail on our tables."""
+    with _IN_USE_LOCK:
+        if id(connection) in _IN_USE:
+            raise _busy()
+        _IN_USE.add(id(connection))
+    try:
+        yield
+    finally:
+        with _IN_USE_LOCK:
+            _IN_USE.discard(id(connection))
 
 
 def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = JUDGED_TABLE,

@@ -144,6 +144,9 @@ def parse_all(texts, *, rel: float | None = None) -> list[Measure]:
     """Parse a list of measure strings; duplicates (same canonical measure) are kept once."""
     if rel is not None and (isinstance(rel, bool) or not isinstance(rel, (int, float)) or not math.isfinite(rel)):
         raise MeasureError(f"rel must be a finite number, got {rel!r}")  # it becomes a number in the SQL text
+    if isinstance(texts, (bytes, bytearray)):
+        raise MeasureError(f"measures are text, got {type(texts).__name__} {texts!r}; decode them "
+                           f"({texts!r}.decode()) or pass [{texts.decode(errors='replace')!r}]")
     if isinstance(texts, str):
         texts = [texts]
     elif not hasattr(texts, "__iter__"):

@@ -236,3 +236,88 @@ def test_a_file_named_with_a_backslash_and_glob_characters_is_read_as_that_file(
     named.write_text(RUN)
     (tmp_path / "run\\a.trec").write_text(RUN.replace("q1 Q0 a 1 3.0", "q1 Q0 a 1 0.5"))  # what a glob would add
     assert sqlrank.evaluate(qrels, named, ["AP"]).summary["AP"] == pytest.approx(MAP, abs=1e-15)
+
+
+# ---------------------------------------------------------------- 19. the Python API's messages
+
+def test_numpy_integers_are_whole_numbers(qrels, run):
+    import numpy as np
+
+    # depth 1 keeps q1 [a] (relevant, rank 1) and q2 [y] (not relevant): AP (1/2 + 0) / 2
+    result = sqlrank.evaluate(qrels, run, ["AP"], depth=np.int64(1), threads=np.int32(1))
+    assert result.summary["AP"] == pytest.approx(((1 / 1) / 2 + 0) / 2, abs=1e-15)
+
+
+@pytest.mark.parametrize("connection, message", [
+    ("x", "connection must be a DuckDB connection (duckdb.connect() or sqlrank.connect()), got str 'x'"),
+    ("closed", "the DuckDB connection is closed; pass an open one (duckdb.connect() or sqlrank.connect())"),
+])
+def test_a_connection_that_is_none_or_closed_is_named(qrels, run, connection, message):
+    import duckdb
+
+    if connection == "closed":
+        connection = duckdb.connect()
+        connection.close()
+    with pytest.raises(sqlrank.EvaluationError) as error:
+        sqlrank.evaluate(qrels, run, ["AP"], connection=connection)
+    assert str(error.value) == message
+
+
+def test_a_record_batch_reader_is_read_once_by_sqlrank(qrels):
+    import pyarrow as pa
+
+    table = pa.table({"query_id": ["q1", "q1", "q1", "q2", "q2"], "doc_id": ["a", "b", "c", "y", "x"],
+                      "score": [3.0, 2.0, 1.0, 2.0, 1.0]})
+    reader = pa.RecordBatchReader.from_batches(table.schema, table.to_batches())
+    assert sqlrank.evaluate(qrels, reader, ["AP"]).summary["AP"] == pytest.approx(MAP, abs=1e-15)
+
+
+def test_a_connection_used_by_two_threads_at_once_is_named(qrels, run):
+    import threading
+
+    import pandas as pd
+
+    from sqlrank import engine
+
+    con = sqlrank.connect()
+    big = pd.DataFrame({"query_id": [f"q{i % 1000}" for i in range(400_000)],
+                        "doc_id": [f"d{i}" for i in range(400_000)], "score": [float(i) for i in range(400_000)]})
+    errors = []
+
+    def evaluate_big():
+        try:
+            sqlrank.evaluate(qrels, big, ["AP"], connection=con)
+        except sqlrank.SqlrankError as error:
+            errors.append(error)
+
+    worker = threading.Thread(target=evaluate_big)
+    worker.start()
+    while worker.is_alive() and not engine.in_use(con):
+        pass
+    assert engine.in_use(con)
+    with pytest.raises(sqlrank.EvaluationError) as error:
+        sqlrank.evaluate(qrels, run, ["AP"], connection=con)
+    worker.join()
+    assert errors == []
+    assert str(error.value) == ("this DuckDB connection is evaluating in another thread, and a connection runs one "
+                                "statement at a time; give each thread its own (con.cursor() or sqlrank.connect())")
+
+
+def test_measures_given_as_bytes_are_named(qrels, run):
+    with pytest.raises(sqlrank.MeasureError) as error:
+        sqlrank.evaluate(qrels, run, b"AP")
+    assert str(error.value) == "measures are text, got bytes b'AP'; decode them (b'AP'.decode()) or pass ['AP']"
+
+
+def test_a_flat_dict_is_named_as_documents_not_queries(qrels):
+    with pytest.raises(sqlrank.InputError) as error:
+        sqlrank.evaluate(qrels, {"a": 3.0, "b": 2.0}, ["AP"])
+    assert str(error.value) == ("<dict run>: expected {query_id: {doc_id: score}}, found a number under 'a': "
+                                "a dict of numbers is one query's documents; give it under its query_id, "
+                                "e.g. {'q1': {'a': 3.0, ...}}")
+
+
+def test_an_empty_path_is_named(run):
+    with pytest.raises(sqlrank.InputError) as error:
+        sqlrank.evaluate("", run, ["AP"])
+    assert str(error.value) == "the qrels path is empty (''); give a file path"

@@ -35,6 +35,8 @@ def read(con, source, table: str, kind: str, columns: dict, label: str | None = 
             source = source.to_arrow_table() if hasattr(source, "to_arrow_table") else source.arrow()
         elif type(source).__module__.startswith("polars"):
             source = source.to_arrow()
+        elif type(source).__name__ == "RecordBatchReader":  # read once here: the checks and the measures scan it again
+            source = source.read_all()
         con.register(data_name, source)
         found = tables.describe(con, sqlgen.identifier(data_name))
     except Exception as error:  # pandas, pyarrow, polars and DuckDB each have their own: all mean "unreadable"

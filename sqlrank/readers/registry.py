@@ -27,6 +27,8 @@ def load(con, source, table: str, kind: str, columns: dict[str, str | None] | No
     """Create table/view `table` with the canonical columns of `kind` ('run' or 'qrels'), checked."""
     columns = columns or {}
     if isinstance(source, (str, os.PathLike)):
+        if os.fspath(source) == "":  # Path("") would be the current folder
+            raise InputError(f"the {kind} path is empty (''); give a file path")
         file = files.open_file(Path(source), kind)
         reader = recognise(file)
         if reader not in (trec.READER, delimited.CSV, delimited.TSV) and not files.decompressed_head(file, 1):
