@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 import gc
 import os
+import signal
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -262,6 +263,9 @@ def main() -> NoReturn:
     """The console script `sqlrank` (and `python -m sqlrank`): the command, then the end of the process."""
     # one command and the process ends: collecting reference cycles would only cost time (docs/performance.md)
     gc.disable()
+    for name in _STOP_SIGNALS:
+        if hasattr(signal, name):  # SIGHUP is POSIX only
+            signal.signal(getattr(signal, name), _stop)
     code = run()
     # The command is done: its output written (files renamed into place), its DuckDB connection
     # closed (spill files removed). Tearing the interpreter down would free every module and object
@@ -285,7 +289,32 @@ def run(args: list[str] | None = None) -> int:
         app(args=args, prog_name="sqlrank")
     except SystemExit as end:
         return _exit_code(end.code)
+    except BaseException:
+        # a stop signal: DuckDB interrupted (its own error, whatever its type), the `with` blocks have closed
+        # the connection (its spill files removed) and the atomic write removed its temporary file
+        if _stopped_by is None:
+            raise
+        typer.echo(f"sqlrank: stopped by {signal.Signals(_stopped_by).name}", err=True)
+        return 128 + _stopped_by
     return 0
+
+
+# ---------------------------------------------------------------- stop signals (main() only: process-wide)
+
+_STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+_stopped_by: int | None = None  # the signal that asked the command to stop, once one has
+
+
+class _Stop(BaseException):
+    """Raised by a stop signal's handler: not an Exception, so that nothing catches it but the `with` blocks'
+    clean-up, and not KeyboardInterrupt, which click would print as 'Aborted!' with exit 1."""
+
+
+def _stop(number: int, frame) -> None:
+    global _stopped_by
+    if _stopped_by is None:  # a second signal during the clean-up must not cut it short
+        _stopped_by = number
+        raise _Stop()
 
 
 def _exit_code(code) -> int:
@@ -306,6 +335,8 @@ def _user_errors():
     try:
         yield
     except SqlrankError as error:
+        if _stopped_by is not None:  # DuckDB's "interrupted", worded by the library as its own failure
+            raise _Stop() from None
         typer.echo(f"sqlrank: error: {error}", err=True)
         raise typer.Exit(error.exit_code) from None
 

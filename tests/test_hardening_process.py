@@ -321,3 +321,43 @@ def test_an_empty_path_is_named(run):
     with pytest.raises(sqlrank.InputError) as error:
         sqlrank.evaluate("", run, ["AP"])
     assert str(error.value) == "the qrels path is empty (''); give a file path"
+
+
+# ---------------------------------------------------------------- 13. stop signals
+
+@pytest.fixture(scope="module")
+def large_inputs(tmp_path_factory):
+    """A run of 3M rows over 1000 queries (whole-number ids), which DuckDB spills at a 60 MB memory limit."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = tmp_path_factory.mktemp("large")
+    rows = np.arange(3_000_000)
+    pq.write_table(pa.table({"query_id": rows % 1000, "doc_id": rows,
+                             "score": np.random.default_rng(1).random(len(rows))}), folder / "run.parquet")
+    (folder / "qrels.txt").write_text("".join(f"{q} 0 {q} 1\n" for q in range(1000)))
+    return folder
+
+
+@pytest.mark.parametrize("name, exit_code", [("SIGTERM", 143), ("SIGINT", 130), ("SIGHUP", 129)])
+def test_a_stop_signal_removes_the_spill_files_and_the_partial_output(large_inputs, tmp_path, name, exit_code):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    spill, out = tmp_path / "spill", tmp_path / "out.csv"
+    command = [sys.executable, "-m", "sqlrank", "eval", large_inputs / "qrels.txt", large_inputs / "run.parquet",
+               "-m", "AP", "-o", out, "--temp-directory", spill, "--memory-limit", "60MB", "--threads", "1"]
+    process = subprocess.Popen([str(c) for c in command], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while not (spill.is_dir() and any(spill.iterdir())) and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert process.poll() is None, "the evaluation ended before it spilled: the test needs a larger input"
+    process.send_signal(getattr(signal, name))
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == exit_code
+    assert stderr.decode() == f"sqlrank: stopped by {name}\n" and stdout == b""
+    assert not spill.exists() or list(spill.iterdir()) == []  # DuckDB's spill files removed with its connection
+    assert list(tmp_path.iterdir()) == [] or [p.name for p in tmp_path.iterdir()] == ["spill"]  # no out.csv, no .tmp
