@@ -20,6 +20,7 @@ from .plots import plot
 from .readers import run_name as _run_name
 from .registry import DEFAULT_MEASURES
 from .result import Result
+from . import user_sql
 from .user_sql import query
 from .views import load_qrels, load_run
 

@@ -195,12 +195,19 @@ def query_command(
     threads: ThreadsOption = None,
     memory_limit: MemoryOption = None,
     temp_directory: TempOption = None,
+    allow_extensions: Annotated[bool, typer.Option(
+        "--allow-extensions",
+        help="let DuckDB install (from the network) and load the extensions a statement needs, e.g. httpfs "
+             "for https:// tables")] = False,
 ) -> None:
     """Run SQL with the macros loaded and files mounted as views.
 
     A file is a run or qrels because you say so (--run or --qrels), not by
     guessing from its content; it is read and checked as `sqlrank eval`
-    reads it. Example:
+    reads it. It runs your SQL with your permissions, like the duckdb
+    shell: the SQL can read and write any file you can. sqlrank refuses only what
+    it can see: -o or a COPY ... TO over an input or a file the SQL names.
+    Example:
 
     \b
       sqlrank query --qrels data/qrels.txt --run data/bm25.trec \\
@@ -210,9 +217,10 @@ def query_command(
         qrels_views = _views(qrels or [], "qrels", "--qrels")
         run_views = _views(run or [], "run", "--run")
         _refuse_same_names(qrels_views + run_views)
-        fmt_name, target = _destination(fmt, output, inputs=tuple(path for _, path in qrels_views + run_views))
         text = _sql_text(sql)
-        with _connect(threads, memory_limit, temp_directory) as con:
+        inputs = tuple(path for _, path in qrels_views + run_views)
+        fmt_name, target = _destination(fmt, output, inputs=inputs + tuple(sqlrank.user_sql.files_named(text)))
+        with _connect(threads, memory_limit, temp_directory, extensions=allow_extensions) as con:
             for name, path in qrels_views:
                 sqlrank.load_qrels(con, path, name, duplicates=duplicates.value, query_col=query_col,
                                    doc_col=doc_col, relevance_col=relevance_col)
@@ -220,7 +228,7 @@ def query_command(
                 sqlrank.load_run(con, path, name, duplicates=duplicates.value, query_col=query_col, doc_col=doc_col,
                                  score_col=score_col)
             with _status("running the query"):
-                table = sqlrank.query(con, text)
+                table = sqlrank.query(con, text, inputs)
         if table is None:  # a statement without a result (CREATE, SET, ...)
             return
         if target is not None:
@@ -341,14 +349,16 @@ def _user_errors():
         raise typer.Exit(error.exit_code) from None
 
 
-def _connect(threads: int | None, memory_limit: str | None, temp_directory: Path | None):
+def _connect(threads: int | None, memory_limit: str | None, temp_directory: Path | None,
+             extensions: bool = False):
     """The DuckDB connection a command works in: DuckDB's own progress bar only for a person at a terminal.
 
     DuckDB draws a bar on stderr for every statement that runs past two seconds and leaves it
     there; in a pipe or a log file those are lines of noise among the notices.
     """
     return sqlrank.connect(threads=threads, memory_limit=memory_limit, progress_bar=_at_terminal(sys.stderr),
-                           temp_directory=None if temp_directory is None else str(temp_directory))
+                           temp_directory=None if temp_directory is None else str(temp_directory),
+                           autoload_extensions=extensions)
 
 
 def _at_terminal(stream) -> bool:

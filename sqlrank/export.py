@@ -134,7 +134,7 @@ def check_target(path: str | os.PathLike, inputs: tuple = ()) -> Target:
         raise OutputError(f"{target}: is a folder; name a file to write")
     _refuse_read_only(target)
     for source in inputs:
-        if _same_file(source, target):
+        if same_file(source, target):
             raise OutputError(f"{target}: is one of the inputs ({source}); refusing to overwrite it, "
                               "choose another output file")
     return Target(target)
@@ -175,7 +175,7 @@ def _checked(path: str | os.PathLike | Target, inputs: tuple) -> Target:
     return path if isinstance(path, Target) else check_target(path, inputs)
 
 
-def _same_file(source, target: Path) -> bool:
+def same_file(source, target: Path) -> bool:
     """True when writing `target` would replace the file `source` (also through symlinks or other spellings)."""
     if not isinstance(source, (str, os.PathLike)):
         return False  # a DataFrame or a table: not a file

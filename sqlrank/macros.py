@@ -147,11 +147,14 @@ def connect(
     memory_limit: str | None = None,
     temp_directory: str | None = None,
     progress_bar: bool | None = None,
+    autoload_extensions: bool = True,
 ) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection with the sqlrank macros installed and the resource settings applied.
 
     progress_bar: whether DuckDB draws its bar on stderr for a statement that runs past two
     seconds (None: DuckDB's default); a person at a terminal wants it, a log file does not.
+    autoload_extensions: False turns off DuckDB's installing (from the network) and loading of
+    an extension a statement needs (httpfs for an https:// table name); sqlrank itself needs none.
     """
     config: dict[str, str] = {}
     if threads is not None:
@@ -162,6 +165,8 @@ def connect(
         from .limits import memory_size
 
         config["memory_limit"] = memory_size(memory_limit)
+    if not autoload_extensions:
+        config.update(autoinstall_known_extensions="false", autoload_known_extensions="false")
     if temp_directory is not None:
         _check_temp_directory(str(temp_directory))
         config["temp_directory"] = str(temp_directory)

@@ -361,3 +361,40 @@ def test_a_stop_signal_removes_the_spill_files_and_the_partial_output(large_inpu
     assert stderr.decode() == f"sqlrank: stopped by {name}\n" and stdout == b""
     assert not spill.exists() or list(spill.iterdir()) == []  # DuckDB's spill files removed with its connection
     assert list(tmp_path.iterdir()) == [] or [p.name for p in tmp_path.iterdir()] == ["spill"]  # no out.csv, no .tmp
+
+
+# ---------------------------------------------------------------- 10. `sqlrank query`'s reach
+
+def test_query_does_not_install_or_load_extensions_unless_asked(qrels, run):
+    outcome = invoke("query", "--run", run, "SELECT * FROM 'https://example.invalid/run.csv'")
+    line = one_error_line(outcome, 1)
+    assert line.startswith("sqlrank: error: the SQL failed: File https://example.invalid/run.csv requires the "
+                           "extension httpfs to be loaded")
+    assert line.endswith("; sqlrank query installs and loads no DuckDB extension by itself: pass "
+                         "--allow-extensions (which may download it), or INSTALL and LOAD it in the SQL")
+
+
+def test_query_output_may_not_be_a_file_the_sql_reads(qrels, run, tmp_path):
+    other = tmp_path / "other.csv"
+    other.write_text("query_id,doc_id,score\nq1,a,1\n")
+    before = other.read_bytes()
+    outcome = invoke("query", "--run", run, f"SELECT * FROM read_csv('{other}')", "-o", other)
+    assert one_error_line(outcome, 1) == (f"sqlrank: error: {other}: is one of the inputs ({other}); refusing to "
+                                          "overwrite it, choose another output file")
+    assert other.read_bytes() == before
+
+
+def test_query_copy_may_not_overwrite_an_input(qrels, run):
+    before = run.read_bytes()
+    outcome = invoke("query", "--run", run, f"COPY run TO '{run}' (FORMAT csv)")
+    assert one_error_line(outcome, 1) == (f"sqlrank: error: the SQL's COPY writes {run}, which is one of the inputs "
+                                          f"({run}); refusing to overwrite it, copy to another file")
+    assert run.read_bytes() == before
+
+
+def test_the_trust_model_of_query_is_written_down():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    for text in ((root / "README.md").read_text(), invoke("query", "--help").stdout):
+        assert "runs your SQL with your permissions, like the duckdb shell" in " ".join(text.split())
