@@ -398,3 +398,36 @@ def test_the_trust_model_of_query_is_written_down():
     root = Path(__file__).resolve().parent.parent
     for text in ((root / "README.md").read_text(), invoke("query", "--help").stdout):
         assert "runs your SQL with your permissions, like the duckdb shell" in " ".join(text.split())
+
+
+# ---------------------------------------------------------------- 15, 16. physical line numbers, long lines
+
+def test_a_ragged_csv_row_after_quoted_newlines_is_named_by_its_physical_line(qrels, tmp_path):
+    path = tmp_path / "run.csv"
+    # lines 2-7 are three rows whose doc ids hold a newline; line 8 has a fourth field
+    path.write_text('query_id,doc_id,score\nq1,"a\nb",1\nq1,"c\nd",2\nq1,"e\nf",3\nq2,x,1,9\n')
+    with pytest.raises(sqlrank.InputError) as error:
+        sqlrank.evaluate(qrels, path, ["AP"])
+    assert str(error.value) == (f"{path}:8: Expected Number of Columns: 3 Found: 4; fix the line (every row needs "
+                                "as many fields as the header)")
+
+
+def test_a_malformed_json_line_is_named_by_its_physical_line(qrels, tmp_path):
+    path = tmp_path / "run.jsonl"
+    lines = ['{"query_id": "q1", "doc_id": "a", "score": 3}', '', '{"query_id": "q1", "doc_id": "b", "score": 2}',
+             '{"query_id": "q1", "doc_id": "c" "score": 1}', '{"query_id": "q2", "doc_id": "x", "score": 1}']
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(sqlrank.InputError) as error:
+        sqlrank.evaluate(qrels, path, ["AP"])
+    assert str(error.value) == (f"{path}:4: is not valid JSON (Expecting ',' delimiter at column 34); "
+                                "fix the line: one JSON object a line")
+
+
+def test_a_line_over_the_csv_readers_limit_gets_the_cause_and_the_way_out(qrels, tmp_path):
+    path = tmp_path / "run.csv"
+    path.write_text("query_id,doc_id,score\nq1,a,1\nq1," + "b" * 2_100_000 + ",2\n")
+    with pytest.raises(sqlrank.InputError) as error:
+        sqlrank.evaluate(qrels, path, ["AP"])
+    assert str(error.value) == (f"{path}:3: the line is longer than 2000000 bytes, the CSV reader's limit; a line "
+                                "this long is most often a quote left open or lines run together (a missing line "
+                                "end): fix the line, or convert the file to Parquet, which has no line limit")

@@ -156,12 +156,61 @@ def read_error(loaded: Loaded, error: Exception, *, text: bool = True, line_fix:
     if "permission denied" in lowered:
         return InputError(f"{label}: cannot be read (permission denied); check the file's permissions")
     line = re.search(r"CSV Error on Line: (\d+)", message)
-    if line:  # DuckDB counts physical lines, as an editor does
-        detail = re.search(r"Expected Number of Columns: \d+ Found: \d+|Value with unterminated quote found"
-                           r"|Maximum line size of \d+ bytes exceeded", message)
-        return InputError(f"{label}:{line.group(1)}: {detail.group(0) if detail else 'malformed line'}; "
+    if line:  # DuckDB counts rows (a quoted newline does not end one); an editor counts physical lines
+        number = _physical_line(loaded, int(line.group(1))) or line.group(1)
+        too_long = re.search(r"Maximum line size of (\d+) bytes exceeded", message)
+        if too_long:
+            return InputError(f"{label}:{number}: the line is longer than {too_long.group(1)} bytes, the CSV reader's "
+                              "limit; a line this long is most often a quote left open or lines run together (a "
+                              "missing line end): fix the line, or convert the file to Parquet, which has no line "
+                              "limit")
+        detail = re.search(r"Expected Number of Columns: \d+ Found: \d+|Value with unterminated quote found", message)
+        return InputError(f"{label}:{number}: {detail.group(0) if detail else 'malformed line'}; "
                           f"fix the line ({line_fix})")
+    if "malformed json" in lowered and loaded.path:
+        bad = _first_bad_json_line(loaded)
+        if bad:
+            return InputError(f"{label}:{bad[0]}: is not valid JSON ({bad[1]}); fix the line: one JSON object a line")
     return InputError(otherwise or f"{label}: cannot be read as {loaded.fmt.upper()}: {first_line(error)}")
+
+
+def _physical_line(loaded: Loaded, row: int) -> int | None:
+    """The physical line (as an editor counts) on which row `row` of a CSV/TSV file starts, header = row 1."""
+    import csv
+
+    if loaded.path is None or loaded.fmt not in ("csv", "tsv"):
+        return None
+    try:
+        with open_text(loaded.path, loaded.compression) as handle:
+            reader = csv.reader(handle, delimiter="\t" if loaded.fmt == "tsv" else ",")
+            start, number = 1, 0
+            for number, _ in enumerate(reader, start=1):
+                if number == row:
+                    return start
+                start = reader.line_num + 1
+    except (csv.Error, *READ_ERRORS):
+        return None
+    return start if row == number + 1 else None  # the row the reader could not take: the one after the last
+
+
+def _first_bad_json_line(loaded: Loaded) -> tuple[int, str] | None:
+    """(line, what is wrong) of the first line of a JSON-lines file that is not JSON; None for a JSON array."""
+    import json
+
+    try:
+        with open_text(loaded.path, loaded.compression) as handle:
+            for number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                if number == 1 and line.lstrip(BLANKS).startswith("["):
+                    return None  # one JSON document over many lines: its line numbers are DuckDB's to give
+                try:
+                    json.loads(line)
+                except json.JSONDecodeError as bad:
+                    return number, f"{bad.msg} at column {bad.colno}"
+    except READ_ERRORS:
+        return None
+    return None
 
 
 def _first_invalid_utf8(loaded: Loaded) -> tuple[int, bytes] | None:
