@@ -112,8 +112,8 @@ def _evaluate(con, qrels, run, parsed, missing, duplicates, depth, score_precisi
             _refuse_missing(report)
         # the report holds the runs in their final order (_report_coverage): the rows follow it
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs))).to_arrow_table()
-    except duckdb.ResourceInUseException:
-        raise _busy() from None
+    except duckdb.ResourceInUseException as error:
+        raise _busy(error) from None
     except duckdb.Error as error:
         raise out_of_memory(error) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
     return Result(table, parsed, report)
@@ -130,15 +130,17 @@ def _check_connection(connection) -> None:
         raise EvaluationError("connection must be a DuckDB connection (duckdb.connect() or sqlrank.connect()), "
                               f"got {type(connection).__name__} {connection!r}")
     try:
-        connection.execute("SELECT 1")
-    except duckdb.ResourceInUseException:
-        raise _busy() from None
+        connection.execute("SELECT 1").fetchall()
+    except duckdb.ResourceInUseException as error:
+        raise _busy(error) from None
     except duckdb.ConnectionException:
         raise EvaluationError("the DuckDB connection is closed; pass an open one (duckdb.connect() or "
                               "sqlrank.connect())") from None
 
 
-def _busy() -> EvaluationError:
+def _busy(error: Exception | None = None) -> EvaluationError:
+    if error is not None and "busy" not in str(error):  # e.g. the caller's own unfinished result
+        return EvaluationError(f"the DuckDB connection is not ready for sqlrank: {first_line(error)}")
     return EvaluationError("this DuckDB connection is evaluating in another thread, and a connection runs one "
                            "statement at a time; give each thread its own (con.cursor() or sqlrank.connect())")
 
