@@ -49,9 +49,9 @@ def __getattr__(name: str):
 
 
 __all__ = [
-    "evaluate", "compare", "Comparison", "plot", "connect", "install", "sql_script", "load_run", "load_qrels", "query", "export", "run_name", "limits",
+    "evaluate", "compare", "Comparison", "plot", "connect", "install", "sql_script", "load_run", "load_qrels", "query", "export", "run_name",
     "parse_measures", "describe_measures", "REGISTRY", "DEFAULT_MEASURES", "MEASURE_PARAMETERS", "Measure", "Result",
     "MISSING_POLICIES", "DUPLICATE_POLICIES", "SCORE_PRECISIONS",
     "SqlrankError", "InputError", "MeasureError", "EvaluationError", "OutputError", "ResourceError", "SqlrankNotice",
-    "__version__",
+    "limits", "user_sql", "__version__",
 ]

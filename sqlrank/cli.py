@@ -68,6 +68,8 @@ RelevanceColOption = Annotated[Optional[str], typer.Option(
     "--relevance-col", metavar="NAME", help="qrels column of the labels [default: relevance, rel, label, ...]")]
 ThreadsOption = Annotated[Optional[int], typer.Option(
     "--threads", metavar="N", min=1, max=sqlrank.limits.MAX_THREADS, help="DuckDB worker threads")]
+
+
 def _memory_size(text: str | None) -> str | None:
     """--memory-limit checked as it is parsed: a usage error (exit 2), not DuckDB's default in silence."""
     try:
@@ -120,7 +122,8 @@ def eval_command(
         help="a qrels query absent from a run: scores 0 (trec_eval -c), is left out, or is an error")] = Missing.zero,
     duplicates: DuplicatesOption = Duplicates.error,
     depth: Annotated[Optional[int], typer.Option(
-        "-M", "--depth", metavar="N", min=1, max=sqlrank.limits.MAX_DEPTH, help="keep the top N documents of each ranking (trec_eval -M)")] = None,
+        "-M", "--depth", metavar="N", min=1, max=sqlrank.limits.MAX_DEPTH,
+        help="keep the top N documents of each ranking (trec_eval -M)")] = None,
     score_precision: Annotated[ScorePrecision, typer.Option(
         "--score-precision", case_sensitive=False,
         help="float32 ties scores equal in 32 bits, as pytrec_eval does")] = ScorePrecision.double,
@@ -205,8 +208,9 @@ def query_command(
     A file is a run or qrels because you say so (--run or --qrels), not by
     guessing from its content; it is read and checked as `sqlrank eval`
     reads it. It runs your SQL with your permissions, like the duckdb
-    shell: the SQL can read and write any file you can. sqlrank refuses only what
-    it can see: -o or a COPY ... TO over an input or a file the SQL names.
+    shell: the SQL can read and write any file you can. sqlrank refuses
+    only what it can see: -o over an input or a file the SQL names, and a
+    COPY ... TO over an input.
     Example:
 
     \b
@@ -491,8 +495,10 @@ def compare_command(
     correction: Annotated[Optional[str], typer.Option(
         "--correction", metavar="NAME",
         help="holm, bonferroni, bh or none [default: holm when more than one run is compared]")] = None,
-    trials: Annotated[int, typer.Option("--trials", min=1, max=sqlrank.limits.MAX_TRIALS, help="permutations / resamples of the resampling tests")] = 10_000,
-    seed: Annotated[int, typer.Option("--seed", min=sqlrank.limits.SEEDS[0], max=sqlrank.limits.SEEDS[1], help="seed of the resampling tests")] = 42,
+    trials: Annotated[int, typer.Option("--trials", min=1, max=sqlrank.limits.MAX_TRIALS,
+                                        help="permutations / resamples of the resampling tests")] = 10_000,
+    seed: Annotated[int, typer.Option("--seed", min=sqlrank.limits.SEEDS[0], max=sqlrank.limits.SEEDS[1],
+                                      help="seed of the resampling tests")] = 42,
     fmt: Annotated[Optional[CompareFormat], typer.Option(
         "-f", "--format", case_sensitive=False, show_default=False,
         help="output format [default: table, or from the -o file's extension: .md, .tex, .csv, .json, .parquet]")] = None,
