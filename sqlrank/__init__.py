@@ -13,6 +13,7 @@ from .compare import Comparison, compare
 from .engine import MISSING_POLICIES, SCORE_PRECISIONS, evaluate
 from .errors import EvaluationError, InputError, MeasureError, OutputError, ResourceError, SqlrankError, SqlrankNotice
 from .macros import connect, install, sql_script
+from . import limits
 from .measures import PARAMETERS as MEASURE_PARAMETERS
 from .measures import REGISTRY, Measure, describe as describe_measures, parse_all as parse_measures
 from .measures import split_names as split_measure_names
@@ -20,6 +21,7 @@ from .plots import plot
 from .readers import run_name as _run_name
 from .registry import DEFAULT_MEASURES
 from .result import Result
+from . import user_sql
 from .user_sql import query
 from .views import load_qrels, load_run
 
@@ -52,5 +54,5 @@ __all__ = [
     "parse_measures", "split_measure_names", "describe_measures", "REGISTRY", "DEFAULT_MEASURES", "MEASURE_PARAMETERS", "Measure", "Result",
     "MISSING_POLICIES", "DUPLICATE_POLICIES", "SCORE_PRECISIONS",
     "SqlrankError", "InputError", "MeasureError", "EvaluationError", "OutputError", "ResourceError", "SqlrankNotice",
-    "__version__",
+    "limits", "user_sql", "__version__",
 ]

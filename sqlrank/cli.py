@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 import gc
 import os
+import signal
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -80,9 +81,20 @@ ScoreColOption = Annotated[Optional[str], typer.Option(
     "--score-col", metavar="NAME", help="run column of the scores [default: score, sim, ...]")]
 RelevanceColOption = Annotated[Optional[str], typer.Option(
     "--relevance-col", metavar="NAME", help="qrels column of the labels [default: relevance, rel, label, ...]")]
-ThreadsOption = Annotated[Optional[int], typer.Option("--threads", metavar="N", min=1, help="DuckDB worker threads")]
+ThreadsOption = Annotated[Optional[int], typer.Option(
+    "--threads", metavar="N", min=1, max=sqlrank.limits.MAX_THREADS, help="DuckDB worker threads")]
+
+
+def _memory_size(text: str | None) -> str | None:
+    """--memory-limit checked as it is parsed: a usage error (exit 2), not DuckDB's default in silence."""
+    try:
+        return None if text is None else sqlrank.limits.memory_size(text)
+    except SqlrankError as error:
+        raise typer.BadParameter(str(error)) from None
+
+
 MemoryOption = Annotated[Optional[str], typer.Option(
-    "--memory-limit", metavar="SIZE", help="DuckDB memory limit, e.g. 4GB")]
+    "--memory-limit", metavar="SIZE", callback=_memory_size, help="DuckDB memory limit, e.g. 4GB")]
 TempOption = Annotated[Optional[Path], typer.Option(
     "--temp-directory", metavar="DIR", file_okay=False, help="where DuckDB spills when memory runs out")]
 
@@ -132,7 +144,8 @@ def eval_command(
         help="remove the documents without a judgment from the rankings before evaluating (trec_eval -J)")] = False,
     duplicates: DuplicatesOption = Duplicates.error,
     depth: Annotated[Optional[int], typer.Option(
-        "-M", "--depth", metavar="N", min=1, help="keep the top N documents of each ranking (trec_eval -M)")] = None,
+        "-M", "--depth", metavar="N", min=1, max=sqlrank.limits.MAX_DEPTH,
+        help="keep the top N documents of each ranking (trec_eval -M)")] = None,
     score_precision: Annotated[ScorePrecision, typer.Option(
         "--score-precision", case_sensitive=False,
         help="float32 ties scores equal in 32 bits, as pytrec_eval does")] = ScorePrecision.double,
@@ -151,7 +164,7 @@ def eval_command(
         "--spark-master", metavar="URL", show_default=False,
         help="the Spark master for --engine spark [default: spark-submit's, else local[*]]")] = None,
     spark_buckets: Annotated[Optional[int], typer.Option(
-        "--spark-buckets", metavar="N", min=1, show_default=False,
+        "--spark-buckets", metavar="N", min=1, max=sqlrank.limits.MAX_BUCKETS, show_default=False,
         help="groups of queries for --engine spark, each held in one worker's memory [default: from the run's size]")] = None,
 ) -> None:
     """Evaluate runs against judgments.
@@ -213,12 +226,20 @@ def query_command(
     threads: ThreadsOption = None,
     memory_limit: MemoryOption = None,
     temp_directory: TempOption = None,
+    allow_extensions: Annotated[bool, typer.Option(
+        "--allow-extensions",
+        help="let DuckDB install (from the network) and load the extensions a statement needs, e.g. httpfs "
+             "for https:// tables")] = False,
 ) -> None:
     """Run SQL with the macros loaded and files mounted as views.
 
     A file is a run or qrels because you say so (--run or --qrels), not by
     guessing from its content; it is read and checked as `sqlrank eval`
-    reads it. Example:
+    reads it. It runs your SQL with your permissions, like the duckdb
+    shell: the SQL can read and write any file you can. sqlrank refuses
+    only what it can see: -o over an input or a file the SQL names, and a
+    COPY ... TO over an input.
+    Example:
 
     \b
       sqlrank query --qrels data/qrels.txt --run data/bm25.trec \\
@@ -228,9 +249,10 @@ def query_command(
         qrels_views = _views(qrels or [], "qrels", "--qrels")
         run_views = _views(run or [], "run", "--run")
         _refuse_same_names(qrels_views + run_views)
-        fmt_name, target = _destination(fmt, output, inputs=tuple(path for _, path in qrels_views + run_views))
         text = _sql_text(sql)
-        with _connect(threads, memory_limit, temp_directory) as con:
+        inputs = tuple(path for _, path in qrels_views + run_views)
+        fmt_name, target = _destination(fmt, output, inputs=inputs + tuple(sqlrank.user_sql.files_named(text)))
+        with _connect(threads, memory_limit, temp_directory, extensions=allow_extensions) as con:
             for name, path in qrels_views:
                 sqlrank.load_qrels(con, path, name, duplicates=duplicates.value, query_col=query_col,
                                    doc_col=doc_col, relevance_col=relevance_col)
@@ -238,7 +260,7 @@ def query_command(
                 sqlrank.load_run(con, path, name, duplicates=duplicates.value, query_col=query_col, doc_col=doc_col,
                                  score_col=score_col)
             with _status("running the query"):
-                table = sqlrank.query(con, text)
+                table = sqlrank.query(con, text, inputs)
         if table is None:  # a statement without a result (CREATE, SET, ...)
             return
         if target is not None:
@@ -284,6 +306,9 @@ def main() -> NoReturn:
     """The console script `sqlrank` (and `python -m sqlrank`): the command, then the end of the process."""
     # one command and the process ends: collecting reference cycles would only cost time (docs/performance.md)
     gc.disable()
+    for name in _STOP_SIGNALS:
+        if hasattr(signal, name):  # SIGHUP is POSIX only
+            signal.signal(getattr(signal, name), _stop)
     code = run()
     # The command is done: its output written (files renamed into place), its DuckDB connection
     # closed (spill files removed). Tearing the interpreter down would free every module and object
@@ -317,6 +342,13 @@ def run(args: list[str] | None = None) -> int:
         return 1
     except SystemExit as end:
         return _exit_code(end.code)
+    except BaseException:
+        # a stop signal: DuckDB interrupted (its own error, whatever its type), the `with` blocks have closed
+        # the connection (its spill files removed) and the atomic write removed its temporary file
+        if _stopped_by is None:
+            raise
+        typer.echo(f"sqlrank: stopped by {signal.Signals(_stopped_by).name}", err=True)
+        return 128 + _stopped_by
     return code if isinstance(code, int) else 0
 
 
@@ -326,6 +358,24 @@ def _one_line(message: str) -> str:
     text = " ".join(message.split()).replace("Value error, ", "").replace("Input should be ", "expected ")
     text = text.replace("expected greater than or equal to ", "expected a number >= ")
     return text.replace(", unable to parse string as an integer", "").replace(", unable to parse string as a number", "")
+
+
+# ---------------------------------------------------------------- stop signals (main() only: process-wide)
+
+_STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+_stopped_by: int | None = None  # the signal that asked the command to stop, once one has
+
+
+class _Stop(BaseException):
+    """Raised by a stop signal's handler: not an Exception, so that nothing catches it but the `with` blocks'
+    clean-up, and not KeyboardInterrupt, which click would print as 'Aborted!' with exit 1."""
+
+
+def _stop(number: int, frame) -> None:
+    global _stopped_by
+    if _stopped_by is None:  # a second signal during the clean-up must not cut it short
+        _stopped_by = number
+        raise _Stop()
 
 
 def _exit_code(code) -> int:
@@ -346,18 +396,22 @@ def _user_errors():
     try:
         yield
     except SqlrankError as error:
+        if _stopped_by is not None:  # DuckDB's "interrupted", worded by the library as its own failure
+            raise _Stop() from None
         typer.echo(f"sqlrank: error: {error}", err=True)
         raise typer.Exit(error.exit_code) from None
 
 
-def _connect(threads: int | None, memory_limit: str | None, temp_directory: Path | None):
+def _connect(threads: int | None, memory_limit: str | None, temp_directory: Path | None,
+             extensions: bool = False):
     """The DuckDB connection a command works in: DuckDB's own progress bar only for a person at a terminal.
 
     DuckDB draws a bar on stderr for every statement that runs past two seconds and leaves it
     there; in a pipe or a log file those are lines of noise among the notices.
     """
     return sqlrank.connect(threads=threads, memory_limit=memory_limit, progress_bar=_at_terminal(sys.stderr),
-                           temp_directory=None if temp_directory is None else str(temp_directory))
+                           temp_directory=None if temp_directory is None else str(temp_directory),
+                           autoload_extensions=extensions)
 
 
 def _at_terminal(stream) -> bool:
@@ -500,8 +554,10 @@ def compare_command(
     correction: Annotated[Optional[str], typer.Option(
         "--correction", metavar="NAME",
         help="holm, bonferroni, bh or none [default: holm when more than one run is compared]")] = None,
-    trials: Annotated[int, typer.Option("--trials", min=1, help="permutations / resamples of the resampling tests")] = 10_000,
-    seed: Annotated[int, typer.Option("--seed", help="seed of the resampling tests")] = 42,
+    trials: Annotated[int, typer.Option("--trials", min=1, max=sqlrank.limits.MAX_TRIALS,
+                                        help="permutations / resamples of the resampling tests")] = 10_000,
+    seed: Annotated[int, typer.Option("--seed", min=sqlrank.limits.SEEDS[0], max=sqlrank.limits.SEEDS[1],
+                                      help="seed of the resampling tests")] = 42,
     fmt: Annotated[Optional[CompareFormat], typer.Option(
         "-f", "--format", case_sensitive=False, show_default=False,
         help="output format [default: table, or from the -o file's extension: .md, .tex, .csv, .json, .parquet]")] = None,

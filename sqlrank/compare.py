@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from . import significance
 from .errors import EvaluationError
+from .limits import MAX_TRIALS, SEEDS, whole_number
 from .sqlgen import call, create_temp_table, identifier, literal
 
 PER_QUERY_TABLE = "sqlrank_per_query"
@@ -113,8 +114,9 @@ def compare(qrels, runs=None, measures=None, *, baseline: str | None = None, tes
     from .macros import connect, install
 
     names = significance.test_names(tests)
-    if not isinstance(trials, int) or trials < 1 or not isinstance(ci_trials, int) or ci_trials < 1:
-        raise EvaluationError(f"trials and ci_trials must be whole numbers >= 1, not {trials!r} and {ci_trials!r}")
+    trials = whole_number("trials", trials, 1, MAX_TRIALS)
+    ci_trials = whole_number("ci_trials", ci_trials, 1, MAX_TRIALS)
+    seed = whole_number("seed", seed, *SEEDS)
     if not 0 < confidence < 1:
         raise EvaluationError(f"confidence must be between 0 and 1 (e.g. 0.95), not {confidence!r}")
     table, run_names, measure_names = _per_query(qrels, runs, measures, evaluate_options)

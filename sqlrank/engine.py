@@ -20,11 +20,15 @@ choices; table names are ours.
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
+
 import duckdb
 
 from . import sqlgen
 from .checks.gains import exponential_measures, refuse_overflowing_gains
 from .errors import EvaluationError, SqlrankError, first_line, out_of_memory
+from .limits import MAX_DEPTH, whole_number
 from .macros import connect, install
 from .measures import Measure, TextMeasure, parse_labelled
 from .readers import QRELS_TABLE, load_inputs
@@ -100,22 +104,31 @@ def evaluate(
     _check_choice("names", names, NAMES)
     labelled = parse_labelled(measures, rel=rel, text_lines=True)
     asked = [m for _, m in labelled]
-    parsed = [m for m in asked if isinstance(m, Measure)]
     labels = [label if names == "asked" else str(m) for label, m in labelled if isinstance(m, Measure)]
-    text = [m for m in asked if isinstance(m, TextMeasure)]
     _check_choice("missing", missing, MISSING_POLICIES)
     _check_choice("score_precision", score_precision, SCORE_PRECISIONS)
-    if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
-        raise EvaluationError(f"depth must be a whole number >= 1, got {depth!r}")
+    if depth is not None:
+        depth = whole_number("depth", depth, 1, MAX_DEPTH)
     if not isinstance(judged_only, bool):
         raise EvaluationError(f"judged_only is True or False, got {judged_only!r}")
     aggregates = [aggregates] if isinstance(aggregates, str) else list(aggregates)
     for aggregate in aggregates:
         _check_choice("aggregate", aggregate, SPREADS)
-    con = connection or connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory)
     if connection is not None:
-        install(con)
-    mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
+        _check_connection(connection)
+    con = connection or connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory)
+    with _using(connection):
+        if connection is not None:
+            install(con)
+        return _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only,
+                         aggregates, {"query_id": query_col, "doc_id": doc_col, "score": score_col,
+                                      "relevance": relevance_col})
+
+
+def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates,
+              mapping) -> Result:
+    parsed = [m for m in asked if isinstance(m, Measure)]
+    text = [m for m in asked if isinstance(m, TextMeasure)]
     report = None
     try:
         report = load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
@@ -136,6 +149,8 @@ def evaluate(
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), names=labels)).to_arrow_table()
         text_rows = _text_rows(con, text, report, missing)
         spread = _spread(con, table, labels, list(report.runs), list(dict.fromkeys(aggregates))) if aggregates else None
+    except duckdb.ResourceInUseException as error:
+        raise _busy(error) from None
     except duckdb.Error as error:
         if report is not None:  # a file rewritten while DuckDB read it fails in its own words: say why
             _refuse_changed_runs(report)
@@ -203,6 +218,55 @@ def _refuse_changed_runs(report: Report) -> None:
     """Runs read in place (Parquet) were read again after their checks: refuse them if they changed since."""
     for loaded in report.run_inputs:
         check_unchanged(loaded)
+
+
+# ---------------------------------------------------------------- a connection given by the caller
+
+_IN_USE: set[int] = set()  # id() of the connections an evaluate() is working in now
+_IN_USE_LOCK = threading.Lock()
+
+
+def _check_connection(connection) -> None:
+    if not isinstance(connection, duckdb.DuckDBPyConnection):
+        raise EvaluationError("connection must be a DuckDB connection (duckdb.connect() or sqlrank.connect()), "
+                              f"got {type(connection).__name__} {connection!r}")
+    try:
+        connection.execute("SELECT 1").fetchall()
+    except duckdb.ResourceInUseException as error:
+        raise _busy(error) from None
+    except duckdb.ConnectionException:
+        raise EvaluationError("the DuckDB connection is closed; pass an open one (duckdb.connect() or "
+                              "sqlrank.connect())") from None
+
+
+def _busy(error: Exception | None = None) -> EvaluationError:
+    if error is not None and "busy" not in str(error):  # e.g. the caller's own unfinished result
+        return EvaluationError(f"the DuckDB connection is not ready for sqlrank: {first_line(error)}")
+    return EvaluationError("this DuckDB connection is evaluating in another thread, and a connection runs one "
+                           "statement at a time; give each thread its own (con.cursor() or sqlrank.connect())")
+
+
+def in_use(connection) -> bool:
+    """Whether an evaluate() is working in `connection` now."""
+    with _IN_USE_LOCK:
+        return id(connection) in _IN_USE
+
+
+@contextmanager
+def _using(connection):
+    """Mark `connection` as in use: a second thread's statements would interleave with ours and fail on our tables."""
+    if connection is None:  # sqlrank's own connection: no other thread has it
+        yield
+        return
+    with _IN_USE_LOCK:
+        if id(connection) in _IN_USE:
+            raise _busy()
+        _IN_USE.add(id(connection))
+    try:
+        yield
+    finally:
+        with _IN_USE_LOCK:
+            _IN_USE.discard(id(connection))
 
 
 def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = JUDGED_TABLE,

@@ -63,6 +63,11 @@ def out_of_memory(error: Exception) -> ResourceError | None:
 
     if not isinstance(error, duckdb.OutOfMemoryException):
         return None
+    if "failed to offload" in str(error) or "max_temp_directory_size" in str(error):
+        # memory ran out and the spill files found no room either: more memory helps, a bigger folder too
+        return ResourceError(f"DuckDB's temp directory is full ({first_line(error)}); free space there, or give DuckDB "
+                             "a folder on a disk with room (--temp-directory, temp_directory=), or raise the memory "
+                             "limit (--memory-limit)")
     return ResourceError(f"DuckDB ran out of memory ({first_line(error)}); raise the memory limit "
                          "(--memory-limit, memory_limit=) or give DuckDB a folder to spill to "
                          "(--temp-directory, temp_directory=)")

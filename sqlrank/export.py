@@ -15,7 +15,9 @@ Target to `write`, which then does not check again.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,25 +123,59 @@ class Target:
 
 
 def check_target(path: str | os.PathLike, inputs: tuple = ()) -> Target:
-    """Refuse an output that cannot be written: missing folder, a folder, or one of the `inputs`."""
+    """Refuse an output that cannot be written: missing folder, a folder, a read-only file, a symlink loop, or
+    one of the `inputs`."""
     target = Path(path)
     folder = target.parent
+    _refuse_symlink_loop(target)
     if not folder.is_dir():
         raise OutputError(f"{target}: the folder {folder} does not exist; create it first")
     if target.is_dir():
         raise OutputError(f"{target}: is a folder; name a file to write")
+    _refuse_read_only(target)
     for source in inputs:
-        if _same_file(source, target):
+        if same_file(source, target):
             raise OutputError(f"{target}: is one of the inputs ({source}); refusing to overwrite it, "
                               "choose another output file")
     return Target(target)
+
+
+def _refuse_symlink_loop(target: Path) -> None:
+    """A link that names itself (through one link or more) has no file to write: say so, before any work."""
+    try:
+        os.stat(target)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise OutputError(f"{target}: is a symlink loop (it names itself, through one link or more); "
+                              "remove the link or choose another output file") from None
+
+
+def _refuse_read_only(target: Path) -> None:
+    """A file its owner made read-only is not replaced (as the shell's `>` would not write it either)."""
+    if not target.is_file():
+        return
+    mode = stat.S_IMODE(target.stat().st_mode)
+    if not mode & 0o222 or not os.access(target, os.W_OK):  # no write bit at all: refused even to root
+        raise OutputError(f"{target}: is read-only (mode {mode:04o}); make it writable (chmod u+w) "
+                          "or choose another output file")
+
+
+def _new_file_mode(target: Path) -> int:
+    """The replaced file's permissions, or for a new file what open() would give it: 0666 less the umask."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        pass
+    umask = os.umask(0o022)  # the only way to read the umask is to set it: put it straight back
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def _checked(path: str | os.PathLike | Target, inputs: tuple) -> Target:
     return path if isinstance(path, Target) else check_target(path, inputs)
 
 
-def _same_file(source, target: Path) -> bool:
+def same_file(source, target: Path) -> bool:
     """True when writing `target` would replace the file `source` (also through symlinks or other spellings)."""
     if not isinstance(source, (str, os.PathLike)):
         return False  # a DataFrame or a table: not a file
@@ -164,8 +200,10 @@ def write_bytes(parts: Iterable, path: str | os.PathLike | Target, inputs: tuple
         # nothing to replace: renaming a temporary file over /dev/stdout replaced the device's link
         # with a plain file, or the file the shell sent stdout to (all of a log opened with >>)
         return _write_through(parts, target, own)
+    _refuse_symlink_loop(target)
     if target.is_symlink():
         target = target.resolve()
+    mode = _new_file_mode(target)
     folder = target.parent
     import tempfile  # here: only a file written needs it, not every start-up
 
@@ -178,7 +216,7 @@ def write_bytes(parts: Iterable, path: str | os.PathLike | Target, inputs: tuple
             out.writelines(parts)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(temporary, 0o644)
+        os.chmod(temporary, mode)  # mkstemp makes it 0600
         os.replace(temporary, target)
     except BaseException as error:  # also Ctrl-C: never leave a half-written temporary file
         Path(temporary).unlink(missing_ok=True)

@@ -148,22 +148,28 @@ def connect(
     memory_limit: str | None = None,
     temp_directory: str | None = None,
     progress_bar: bool | None = None,
+    autoload_extensions: bool = True,
 ) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection with the sqlrank macros installed and the resource settings applied.
 
     progress_bar: whether DuckDB draws its bar on stderr for a statement that runs past two
     seconds (None: DuckDB's default); a person at a terminal wants it, a log file does not.
+    autoload_extensions: False turns off DuckDB's installing (from the network) and loading of
+    an extension a statement needs (httpfs for an https:// table name); sqlrank itself needs none.
     """
     config: dict[str, str] = {}
     if threads is not None:
-        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-            from .errors import SqlrankError
+        from .limits import MAX_THREADS, whole_number
 
-            raise SqlrankError(f"threads must be a whole number >= 1, got {threads!r}")
-        config["threads"] = str(threads)
+        config["threads"] = str(whole_number("threads", threads, 1, MAX_THREADS))
     if memory_limit is not None:
-        config["memory_limit"] = str(memory_limit)
+        from .limits import memory_size
+
+        config["memory_limit"] = memory_size(memory_limit)
+    if not autoload_extensions:
+        config.update(autoinstall_known_extensions="false", autoload_known_extensions="false")
     if temp_directory is not None:
+        _check_temp_directory(str(temp_directory))
         config["temp_directory"] = str(temp_directory)
     try:
         con = duckdb.connect(database, config=config)
@@ -176,3 +182,19 @@ def connect(
     # opened here, most often in memory and empty: installing outright costs less than looking first
     _INSTALLED_AT_CONNECT.add(_install_library(con))
     return con
+
+
+def _check_temp_directory(folder: str) -> None:
+    """A temp directory DuckDB could not write its spill files in, named now rather than when memory runs out."""
+    import tempfile
+
+    if not Path(folder).is_dir():
+        return  # DuckDB makes it when it first spills
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        from .errors import ResourceError
+
+        raise ResourceError(f"{folder}: DuckDB cannot spill its temporary files here ({error.strerror or error}); "
+                            "give --temp-directory (temp_directory=) a folder you can write to") from None

@@ -322,6 +322,9 @@ def parse_labelled(texts, *, rel: float | None = None, text_lines: bool = False)
     A label another measure has already taken gives way to the canonical name."""
     if rel is not None and (isinstance(rel, bool) or not isinstance(rel, (int, float)) or not math.isfinite(rel)):
         raise MeasureError(f"rel must be a finite number, got {rel!r}")  # it becomes a number in the SQL text
+    if isinstance(texts, (bytes, bytearray)):
+        raise MeasureError(f"measures are text, got {type(texts).__name__} {texts!r}; decode them "
+                           f"({texts!r}.decode()) or pass [{texts.decode(errors='replace')!r}]")
     if isinstance(texts, str):
         texts = [texts]
     elif not hasattr(texts, "__iter__"):

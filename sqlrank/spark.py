@@ -35,6 +35,7 @@ from pathlib import Path
 from . import engine, sqlgen
 from .checks import DUPLICATE_POLICIES
 from .errors import EvaluationError, InputError, ResourceError, SqlrankError
+from .limits import MAX_BUCKETS, MAX_DEPTH, whole_number
 from .readers.evaluation import check_distinct, named_runs, named_twice
 from .readers.base import Loaded
 from .readers.tables import canonical_select, describe, explainer
@@ -354,10 +355,10 @@ def _check_options(missing, duplicates, depth, score_precision, buckets) -> None
     engine._check_choice("score_precision", score_precision, engine.SCORE_PRECISIONS)
     if duplicates not in DUPLICATE_POLICIES:
         raise InputError(f"unknown duplicates policy '{duplicates}' (expected one of: {', '.join(DUPLICATE_POLICIES)})")
-    if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
-        raise EvaluationError(f"depth must be a whole number >= 1, got {depth!r}")
-    if buckets is not None and (not isinstance(buckets, int) or isinstance(buckets, bool) or buckets < 1):
-        raise EvaluationError(f"buckets must be a whole number >= 1, got {buckets!r}")
+    if depth is not None:
+        whole_number("depth", depth, 1, MAX_DEPTH)
+    if buckets is not None:
+        whole_number("buckets", buckets, 1, MAX_BUCKETS)
 
 
 def _read(spark, source, kind: str):

@@ -35,9 +35,13 @@ def file_path(path: Path) -> str:
 
     DuckDB expands `*`, `?` and `[...]` in file names (globs) and treats
     `s3://`, `~` ... specially; an absolute path with the glob characters
-    bracketed (`[*]`) names the one file the user gave.
+    bracketed (`[*]`) names the one file the user gave; one with a backslash is
+    taken as written.
     """
     text = str(Path(path).absolute())
+    if "\\" in text:
+        # DuckDB takes a name with a backslash as written (a bracket would then be a character of the name)
+        return literal(text)
     return literal("".join(f"[{c}]" if c in "*?[" else c for c in text))
 
 

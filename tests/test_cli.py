@@ -285,8 +285,8 @@ def test_resource_options(files, tmp_path):
                     "--memory-limit", "500MB", "--temp-directory", tmp_path)
     assert _all_values(result) == {"RR": 0.75}
     bad = invoke("eval", files / "qrels.txt", files / "sys.trec", "--memory-limit", "lots")
-    assert bad.exit_code == 1
-    assert bad.stderr.startswith("sqlrank: error: cannot open DuckDB with {'memory_limit': 'lots'}")
+    assert bad.exit_code == 2  # a usage error: DuckDB is never opened with it
+    assert "memory limit must be a size above 0 with its unit, e.g. 4GB or 500MiB, got 'lots'" in bad.stderr
 
 
 # ---------------------------------------------------------------- exit codes and clean errors

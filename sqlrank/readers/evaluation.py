@@ -7,6 +7,7 @@ dropped as duplicates) for the engine to fill in and the result to show.
 
 from __future__ import annotations
 
+import numbers
 from pathlib import Path
 
 from .. import sqlgen
@@ -118,5 +119,7 @@ def _is_dict_of_runs(run: dict) -> bool:
 
     {name: {qid: {docid: score}}} (several pytrec_eval runs) is a dict of runs too.
     """
+    if all(isinstance(value, numbers.Real) for value in run.values()):
+        return False  # {doc_id: score}: one query's documents, which the dict reader names as such
     return any(not isinstance(value, dict) or any(isinstance(inner, dict) for inner in value.values())
                for value in run.values())

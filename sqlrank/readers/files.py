@@ -23,6 +23,9 @@ from .base import Loaded
 BLANKS = " \t\n\r\x0b\x0c\ufeff"
 GZIP_MAGIC = b"\x1f\x8b"  # gzip is recognised by its bytes: a `.gz` name is neither needed nor trusted
 READ_ERRORS = (OSError, EOFError, zlib.error, ValueError)  # gzip.BadGzipFile is an OSError
+# other compressions, also by their bytes, and the command that undoes each: refused by name, never read as text
+OTHER_COMPRESSIONS = (("xz", b"\xfd7zXZ\x00", "xz -d"), ("zstd", b"\x28\xb5\x2f\xfd", "zstd -d"),
+                      ("bzip2", b"BZh", "bzip2 -d"), ("zip", b"PK\x03\x04", "unzip"))
 
 
 @dataclass(frozen=True)
@@ -65,13 +68,14 @@ def open_file(path: Path, kind: str) -> File:
                          "can also be given as it is)")
     try:
         with open(path, "rb") as handle:
-            head = handle.read(8)  # enough for every reader's magic bytes
+            head = handle.read(16)  # enough for every reader's and compression's magic bytes
             known = _identity(handle)
     except PermissionError:
         raise InputError(f"{label}: cannot be read (permission denied); check the file's permissions "
                          "(e.g. chmod +r)") from None
     except OSError as error:
         raise InputError(f"{label}: cannot be read ({error.strerror or error}); check the file") from None
+    _refuse_other_compressions(label, head)
     return File(path, head, "gzip" if head.startswith(GZIP_MAGIC) else "none", known)
 
 
@@ -111,6 +115,25 @@ def check_unchanged(loaded: Loaded) -> None:
         raise InputError(f"{loaded.label}: changed after it was checked (its size, time stamps or last bytes "
                          "differ), so its rows now are not the ones checked; nothing was computed from them: run "
                          "again once the file is written")
+
+
+def _refuse_other_compressions(label: str, head: bytes) -> None:
+    for name, magic, command in OTHER_COMPRESSIONS:
+        # bzip2's "BZh" could begin a TREC line: its block magic (pi's digits) after the level makes it sure
+        if head.startswith(magic) and (name != "bzip2" or head[4:10] == b"\x31\x41\x59\x26\x53\x59"):
+            raise InputError(f"{label}: is {name}-compressed (by its first bytes, whatever its name); sqlrank reads "
+                             f"plain or gzip files: decompress it ({command}) or compress it with gzip")
+
+
+def decompressed_head(file: File, size: int = 16) -> bytes:
+    """The first bytes of the data itself: after gzip's decompression, for a gzip file."""
+    if file.compression != "gzip":
+        return file.head[:size]
+    try:
+        with gzip.open(file.path, "rb") as handle:
+            return handle.read(size)
+    except READ_ERRORS as error:
+        raise corrupt_gzip(str(file.path), error) from None
 
 
 def open_text(path: Path, compression: str):
@@ -174,12 +197,61 @@ def read_error(loaded: Loaded, error: Exception, *, text: bool = True, line_fix:
     if "permission denied" in lowered:
         return InputError(f"{label}: cannot be read (permission denied); check the file's permissions")
     line = re.search(r"CSV Error on Line: (\d+)", message)
-    if line:  # DuckDB counts physical lines, as an editor does
-        detail = re.search(r"Expected Number of Columns: \d+ Found: \d+|Value with unterminated quote found"
-                           r"|Maximum line size of \d+ bytes exceeded", message)
-        return InputError(f"{label}:{line.group(1)}: {detail.group(0) if detail else 'malformed line'}; "
+    if line:  # DuckDB counts rows (a quoted newline does not end one); an editor counts physical lines
+        number = _physical_line(loaded, int(line.group(1))) or line.group(1)
+        too_long = re.search(r"Maximum line size of (\d+) bytes exceeded", message)
+        if too_long:
+            return InputError(f"{label}:{number}: the line is longer than {too_long.group(1)} bytes, the CSV reader's "
+                              "limit; a line this long is most often a quote left open or lines run together (a "
+                              "missing line end): fix the line, or convert the file to Parquet, which has no line "
+                              "limit")
+        detail = re.search(r"Expected Number of Columns: \d+ Found: \d+|Value with unterminated quote found", message)
+        return InputError(f"{label}:{number}: {detail.group(0) if detail else 'malformed line'}; "
                           f"fix the line ({line_fix})")
+    if "malformed json" in lowered and loaded.path:
+        bad = _first_bad_json_line(loaded)
+        if bad:
+            return InputError(f"{label}:{bad[0]}: is not valid JSON ({bad[1]}); fix the line: one JSON object a line")
     return InputError(otherwise or f"{label}: cannot be read as {loaded.fmt.upper()}: {first_line(error)}")
+
+
+def _physical_line(loaded: Loaded, row: int) -> int | None:
+    """The physical line (as an editor counts) on which row `row` of a CSV/TSV file starts, header = row 1."""
+    import csv
+
+    if loaded.path is None or loaded.fmt not in ("csv", "tsv"):
+        return None
+    try:
+        with open_text(loaded.path, loaded.compression) as handle:
+            reader = csv.reader(handle, delimiter="\t" if loaded.fmt == "tsv" else ",")
+            start, number = 1, 0
+            for number, _ in enumerate(reader, start=1):
+                if number == row:
+                    return start
+                start = reader.line_num + 1
+    except (csv.Error, *READ_ERRORS):
+        return None
+    return start if row == number + 1 else None  # the row the reader could not take: the one after the last
+
+
+def _first_bad_json_line(loaded: Loaded) -> tuple[int, str] | None:
+    """(line, what is wrong) of the first line of a JSON-lines file that is not JSON; None for a JSON array."""
+    import json
+
+    try:
+        with open_text(loaded.path, loaded.compression) as handle:
+            for number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                if number == 1 and line.lstrip(BLANKS).startswith("["):
+                    return None  # one JSON document over many lines: its line numbers are DuckDB's to give
+                try:
+                    json.loads(line)
+                except json.JSONDecodeError as bad:
+                    return number, f"{bad.msg} at column {bad.colno}"
+    except READ_ERRORS:
+        return None
+    return None
 
 
 def _first_invalid_utf8(loaded: Loaded) -> tuple[int, bytes] | None:

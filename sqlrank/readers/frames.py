@@ -35,6 +35,8 @@ def read(con, source, table: str, kind: str, columns: dict, label: str | None = 
             source = source.to_arrow_table() if hasattr(source, "to_arrow_table") else source.arrow()
         elif type(source).__module__.startswith("polars"):
             source = source.to_arrow()
+        elif type(source).__name__ == "RecordBatchReader":  # read once here: the checks and the measures scan it again
+            source = source.read_all()
         names = getattr(source, "column_names", None) or list(getattr(source, "columns", []))
         tables.refuse_duplicate_names(label, [str(name) for name in names])
         con.register(data_name, source)

@@ -21,6 +21,10 @@ def read(con, source: dict, table: str, kind: str, columns: dict) -> Loaded:
     value_name = value_column(kind)
     qids, dids, values = [], [], []
     for qid, docs in source.items():
+        if isinstance(docs, numbers.Real):
+            raise InputError(f"{label}: expected {{query_id: {{doc_id: {value_name}}}}}, found a number under {qid!r}: "
+                             "a dict of numbers is one query's documents; give it under its query_id, "
+                             f"e.g. {{'q1': {{{qid!r}: {docs!r}, ...}}}}")
         if not isinstance(docs, dict):
             raise InputError(f"{label}: expected {{query_id: {{doc_id: {value_name}}}}}, "
                              f"found {type(docs).__name__} for query {qid!r}")

@@ -27,8 +27,16 @@ def load(con, source, table: str, kind: str, columns: dict[str, str | None] | No
     """Create table/view `table` with the canonical columns of `kind` ('run' or 'qrels'), checked."""
     columns = columns or {}
     if isinstance(source, (str, os.PathLike)):
+        if os.fspath(source) == "":  # Path("") would be the current folder
+            raise InputError(f"the {kind} path is empty (''); give a file path")
         file = files.open_file(Path(source), kind)
-        loaded = recognise(file).read(con, file, table, kind, columns)
+        reader = recognise(file)
+        if reader not in (trec.READER, delimited.CSV, delimited.TSV) and not files.decompressed_head(file, 1):
+            # TREC and CSV say so in their own words; JSON and Parquet would say "missing columns"
+            unpacked = " once decompressed" if file.compression == "gzip" else ""
+            raise InputError(f"{file.path}: is empty (no bytes{unpacked}); expected the {kind}'s rows; check that "
+                             "the file was written completely")
+        loaded = reader.read(con, file, table, kind, columns)
         loaded.identity = file.identity  # as it was before it was read (files.check_unchanged)
         return loaded
     if isinstance(source, Loaded):
@@ -49,6 +57,12 @@ def recognise(file: files.File) -> Reader:
             return reader
     for reader in READERS:
         if file.extension in reader.extensions:
+            if reader.magic and file.head == b"":
+                return reader  # an empty file: load() says it is empty
+            if reader.magic and file.compression == "gzip" and files.decompressed_head(file).startswith(reader.magic):
+                raise InputError(f"{file.path}: is a gzip-compressed {reader.title or reader.name} file; "
+                                 f"{reader.title or reader.name} compresses its own columns and is read uncompressed: "
+                                 "decompress it (gunzip)")
             if reader.magic:  # the name says a format whose bytes say otherwise
                 raise InputError(
                     f"{file.path}: has a {file.extension} name but is not a {reader.title or reader.name} file "
