@@ -473,11 +473,6 @@ def _views(arguments: list[str], default: str, option: str) -> list[tuple[str, s
     if sum(name is None for name, _ in views) > 1:
         raise typer.BadParameter(f"several files would be the view '{default}'; name them with NAME=PATH",
                                  param_hint=option)
-    for name, _ in views:
-        try:
-            sqlrank.views.check_view_name(name or default)
-        except sqlrank.SqlrankError as error:
-            raise typer.BadParameter(str(error), param_hint=option) from None
     return [(name or default, path) for name, path in views]
 
 

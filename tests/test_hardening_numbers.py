@@ -212,7 +212,7 @@ def test_a_user_view_name_cannot_replace_an_internal_one(tmp_path):
                "choose another name for the view"
     outcome = invoke("query", "--qrels", f"qrels={qrels}", "--qrels", f"sqlrank_qrels_qrels_source={other}",
                      "--run", run, "SELECT avg(value) AS v FROM sqlrank.ap('qrels', 'run')")
-    assert outcome.exit_code == 2 and outcome.stdout == ""
+    assert outcome.exit_code == 1 and outcome.stdout == ""
     assert expected in outcome.stderr and "Traceback" not in outcome.stderr
     con = sqlrank.connect()
     sqlrank.load_qrels(con, qrels, "qrels")

@@ -43,18 +43,23 @@ def refuse_overflowing_gains(con, table: str, label: str, exponential: list[str]
     query_id, largest, linear_sum = rows[0]
     where = f"{label}: query '{query_id}'"
     if linear_sum:
-        raise InputError(f"{where}: its positive labels (the largest {largest:g}) add up to more than the largest "
+        raise InputError(f"{where}: its positive labels (the largest {_number(largest)}) add up to more than the largest "
                          "number a double holds, so its gains, DCG and ideal DCG would be infinite; scale the "
                          "labels down")
     if largest >= EXP_OVERFLOW_LABEL:
-        raise InputError(f"{where}: the label {largest:g} gives {exponential[0]} the gain 2^{largest:g} - 1, beyond "
+        raise InputError(f"{where}: the label {_number(largest)} gives {exponential[0]} the gain 2^{_number(largest)} - 1, beyond "
                          f"the largest number a double holds (about 2^1024); use gain=linear, or labels below "
                          f"{EXP_OVERFLOW_LABEL}")
-    raise InputError(f"{where}: the gains 2^label - 1 of its labels (the largest {largest:g}) add up, for "
+    raise InputError(f"{where}: the gains 2^label - 1 of its labels (the largest {_number(largest)}) add up, for "
                      f"{exponential[0]}, to more than the largest number a double holds; use gain=linear, or "
                      "smaller labels")
 
 
 def exponential_measures(measures) -> list[str]:
-    """The names of the measures that take 2^label: gain=exp, and ERR."""
-    return [str(m) for m in measures if dict(m.params).get("gain") == "exp" or m.definition.macro == "err"]
+    """The names of the measures that take 2^label: gain=exp, and those graded by 2^label / 2^max_grade."""
+    return [str(m) for m in measures if dict(m.params).get("gain") == "exp" or "max_grade" in m.definition.params]
+
+
+def _number(value: float) -> str:
+    """2000.0 as 2000, 1e308 as 1e+308."""
+    return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
