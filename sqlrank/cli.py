@@ -157,7 +157,8 @@ def eval_command(
                 result = sqlrank.evaluate(qrels, named_runs, list(measure or DEFAULT_MEASURES), connection=con,
                                           **options)
         for notice in result.notices():
-            typer.echo(f"sqlrank: note: {notice}", err=True)
+            level = "warning" if notice in result.report.warnings else "note"
+            typer.echo(f"sqlrank: {level}: {notice}", err=True)
         if target is not None:
             sqlrank.export.write(result, target, fmt_name, per_query=per_query)
         else:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import duckdb
 
 from . import sqlgen
-from .errors import EvaluationError, SqlrankError, first_line, out_of_memory
+from .errors import EvaluationError, SqlrankError, first_line, out_of_memory, shorten
 from .macros import connect, install
 from .measures import Measure, parse_all
 from .readers import QRELS_TABLE, load_inputs
@@ -94,6 +94,7 @@ def evaluate(
                                      reads_zero_labels(parsed), reads_negative_labels(parsed)):
             con.execute(statement)
         _report_coverage(con, report)
+        _warn_unjudged(con, report)
         if missing == "error":
             _refuse_missing(report)
         # the report holds the runs in their final order (_report_coverage): the rows follow it
@@ -287,6 +288,34 @@ def _report_coverage(con, report: Report) -> None:
         report.runs[run_id] = RunReport(queries=queries, missing_queries=list(missing or []), run_only_queries=run_only)
     if not report.runs:
         raise EvaluationError(f"the run has no rows: nothing to evaluate ({', '.join(l for _, l, _ in report.run_sources)})")
+
+
+def _warn_unjudged(con, report: Report) -> None:
+    """A run that shares queries with the qrels but retrieved not one judged document: almost surely a mistake.
+
+    Read from the judged table; when it left out the label-0 or negative judgments, the run
+    itself is joined with the qrels to be sure (only for a run that looks unjudged).
+    """
+    judged = dict(con.execute(f"SELECT run_id, count(relevance) FROM {JUDGED_TABLE} GROUP BY run_id").fetchall())
+    tables = dict(report.run_tables)
+    for run_id, run in report.runs.items():
+        if judged.get(run_id, 0) or run.queries <= run.run_only_queries:
+            continue  # a run with judged documents, or one with no query in common (said elsewhere)
+        table = tables.get(run_id) or next(t for r, t in report.run_tables if r is None)
+        rows = sqlgen.identifier(table)
+        if tables.get(run_id) is None:  # a table naming its own runs
+            rows = f"(SELECT * FROM {rows} WHERE run_id = {sqlgen.literal(run_id)})"
+        matched = con.execute(f"SELECT count(*) FROM {rows} JOIN {QRELS_TABLE} USING (query_id, doc_id)").fetchall()[0][0]
+        if matched:
+            continue
+        run_doc = con.execute(f"SELECT min(doc_id) FROM {rows}").fetchall()[0][0]
+        qrels_doc = con.execute(f"SELECT min(doc_id) FROM {QRELS_TABLE}").fetchall()[0][0]
+        column = report.doc_columns.get(table)
+        read = f"doc_id read from column '{column}', e.g." if column else "the run has e.g."
+        report.warnings.append(
+            f"run '{run_id}': not one of its retrieved documents is judged, so every measure is 0: the document "
+            f"ids likely come from the wrong column ({read} '{shorten(run_doc)}'; the qrels have e.g. "
+            f"'{shorten(qrels_doc)}') or the qrels are of another collection")
 
 
 def _refuse_missing(report: Report) -> None:

@@ -37,10 +37,12 @@ class Report:
     runs: dict[str, RunReport] = field(default_factory=dict)
     run_tables: list[tuple[str | None, str]] = field(default_factory=list)  # (run_id or None, canonical table)
     input_notes: list[str] = field(default_factory=list)  # what the loaders did that changes values
+    warnings: list[str] = field(default_factory=list)  # what is almost surely a mistake: shown first
+    doc_columns: dict[str, str | None] = field(default_factory=dict)  # run table -> the column read as doc_id
 
     def notices(self) -> list[str]:
         """One line per thing the user should know; empty when nothing was filled, skipped or dropped."""
-        lines = list(self.input_notes)
+        lines = list(self.warnings) + list(self.input_notes)
         if self.qrels_duplicates_dropped:
             lines.append(duplicates_notice(self.qrels_label, "qrels", self.qrels_duplicates_dropped,
                                            self.duplicates_policy))

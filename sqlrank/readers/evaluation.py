@@ -49,6 +49,9 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
         # a table's own run_id column wins over a name made up from its file name
         report.run_tables.append((None if has_run_id else (name or "run"), loaded.table))
         report.run_sources.append((None if has_run_id else name, loaded.label, dropped))
+        # a table's doc_id column, named when a run matches no judgment (TREC files and dicts have no choice)
+        chose = loaded.fmt != "trec" and not loaded.label.startswith("<dict")
+        report.doc_columns[loaded.table] = loaded.columns.get("doc_id") if chose else None
         report.input_notes += loaded.notes
     if len(report.run_tables) > 1:
         _check_distinct_run_names(con, report.run_tables)

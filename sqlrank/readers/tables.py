@@ -22,7 +22,8 @@ from .base import Explain, Loaded, canonical_columns, create
 # common spellings of the canonical columns in the wild (ir_measures, ranx, pandas users)
 _COLUMN_SYNONYMS = {
     "query_id": ("query_id", "qid", "query", "q_id", "user_id", "user"),
-    "doc_id": ("doc_id", "docid", "docno", "doc", "item_id", "item", "pid"),
+    # docno before docid: PyTerrier frames carry both, docno the collection's id and docid Terrier's internal number
+    "doc_id": ("doc_id", "docno", "docid", "doc", "item_id", "item", "pid"),
     "score": ("score", "sim", "similarity", "prediction", "rating"),
     "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement"),
 }

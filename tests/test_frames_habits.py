@@ -1,0 +1,58 @@
+"""The habits of DataFrame users (PyTerrier, ranx, ir_measures, recommender frames), each as sqlrank meets them.
+
+The example data is data/qrels.txt + data/bm25.trec (see data/README.md):
+q1 labels A=3 B=3 C=2 D=2 E=1 F=1 G=0, bm25 ranks A, E, C, D, F;
+q2 labels a=1 b=1 c=1 d=0, bm25 ranks a, x, y, b, z;
+q3 labels x=2 y=0 z=-1, bm25 ties y and z at 0.9 (z ranks first), then x; q4 is unjudged.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import sqlrank
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def trec_rows(path: Path) -> list[list[str]]:
+    return [line.split() for line in path.read_text().splitlines() if line.strip()]
+
+
+QRELS = pd.DataFrame([(q, d, int(rel)) for q, _, d, rel in trec_rows(DATA / "qrels.txt")],
+                     columns=["qid", "docno", "label"])
+BM25 = trec_rows(DATA / "bm25.trec")
+
+
+def pyterrier_frame() -> pd.DataFrame:
+    """bm25 as PyTerrier's transform() gives it: Terrier's internal integer docid beside the docno."""
+    return pd.DataFrame({
+        "qid": [q for q, *_ in BM25],
+        "docid": list(range(1000, 1000 + len(BM25))),
+        "docno": [d for _, _, d, *_ in BM25],
+        "rank": [int(r) - 1 for *_, r, _, _ in BM25],
+        "score": [float(s) for *_, s, _ in BM25],
+        "query": ["some words"] * len(BM25),
+    })
+
+
+# ---------------------------------------------------------------- 1: PyTerrier's frame
+
+def test_a_pyterrier_frame_is_read_by_its_docno():
+    expected = sqlrank.evaluate(DATA / "qrels.txt", DATA / "bm25.trec", ["AP", "nDCG@10"]).summary
+    result = sqlrank.evaluate(QRELS, pyterrier_frame(), ["AP", "nDCG@10"])
+    assert result.summary == expected
+    assert result.summary["AP"] > 0.5
+
+
+def test_a_run_whose_retrieved_documents_are_all_unjudged_says_so_loudly():
+    run = pyterrier_frame().drop(columns="docno")  # the internal ids only: nothing can match
+    result = sqlrank.evaluate(QRELS, run, ["AP"])
+    assert result.summary == {"AP": 0.0}
+    assert result.notices()[0] == (
+        "run 'run': not one of its retrieved documents is judged, so every measure is 0: the document ids "
+        "likely come from the wrong column (doc_id read from column 'docid', e.g. '1000'; the qrels have "
+        "e.g. 'A') or the qrels are of another collection")
