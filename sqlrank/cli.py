@@ -109,6 +109,8 @@ def eval_command(
         "--missing", case_sensitive=False,
         help="a qrels query absent from a run: scores 0 (trec_eval -c), is left out, or is an error")] = Missing.zero,
     duplicates: DuplicatesOption = Duplicates.error,
+    allow_disjoint: Annotated[bool, typer.Option(
+        "--allow-disjoint", help="evaluate a run that shares no query with the qrels (else an error: the wrong file?)")] = False,
     depth: Annotated[Optional[int], typer.Option(
         "-M", "--depth", metavar="N", min=1, help="keep the top N documents of each ranking (trec_eval -M)")] = None,
     score_precision: Annotated[ScorePrecision, typer.Option(
@@ -155,7 +157,7 @@ def eval_command(
                                         memory_limit=memory_limit, **options).to_result()
             else:
                 result = sqlrank.evaluate(qrels, named_runs, list(measure or DEFAULT_MEASURES), connection=con,
-                                          **options)
+                                          allow_disjoint=allow_disjoint, **options)
         for notice in result.notices():
             level = "warning" if notice in result.report.warnings else "note"
             typer.echo(f"sqlrank: {level}: {notice}", err=True)

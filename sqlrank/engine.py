@@ -48,6 +48,7 @@ def evaluate(
     doc_col: str | None = None,
     score_col: str | None = None,
     relevance_col: str | None = None,
+    allow_disjoint: bool = False,
     threads: int | None = None,
     memory_limit: str | None = None,
     temp_directory: str | None = None,
@@ -72,6 +73,8 @@ def evaluate(
     score_precision: "double", or "float32" to reproduce pytrec_eval ties.
     query_col, doc_col, score_col, relevance_col: the input's column names, when
         they are not the canonical ones or a common spelling (qid, docno, label, ...).
+    allow_disjoint: evaluate a run that shares no query with the qrels (by default an error: it is
+        almost always the wrong file, or ids written otherwise, '301' against 'q301').
     threads, memory_limit, temp_directory: DuckDB settings of the connection made here.
     connection: evaluate in this DuckDB connection instead (the macros are
         installed into it once, and again only if another sqlrank version put
@@ -94,6 +97,8 @@ def evaluate(
                                      reads_zero_labels(parsed), reads_negative_labels(parsed)):
             con.execute(statement)
         _report_coverage(con, report)
+        if not allow_disjoint:
+            _refuse_disjoint(con, report)
         _warn_unjudged(con, report)
         if missing == "error":
             _refuse_missing(report)
@@ -288,6 +293,21 @@ def _report_coverage(con, report: Report) -> None:
         report.runs[run_id] = RunReport(queries=queries, missing_queries=list(missing or []), run_only_queries=run_only)
     if not report.runs:
         raise EvaluationError(f"the run has no rows: nothing to evaluate ({', '.join(l for _, l, _ in report.run_sources)})")
+
+
+def _refuse_disjoint(con, report: Report) -> None:
+    """A run with queries, none of them in the qrels: every number would be 0 (or none at all)."""
+    for run_id, run in report.runs.items():
+        if run.queries == 0 or run.queries > run.run_only_queries:
+            continue
+        run_query = con.execute(f"SELECT min(query_id) FROM {JUDGED_TABLE} WHERE run_id = "
+                                f"{sqlgen.literal(run_id)}").fetchall()[0][0]
+        qrels_query = con.execute(f"SELECT min(query_id) FROM {QRELS_TABLE}").fetchall()[0][0]
+        queries = f"{run.queries} {'query' if run.queries == 1 else 'queries'}"
+        raise EvaluationError(
+            f"run '{run_id}': shares no query with the qrels (its {queries}, e.g. '{shorten(run_query)}'; the qrels "
+            f"have e.g. '{shorten(qrels_query)}'): it is most likely not a run of these qrels, or its query ids are "
+            "written otherwise; pass allow_disjoint=True (CLI: --allow-disjoint) to evaluate it anyway")
 
 
 def _warn_unjudged(con, report: Report) -> None:

@@ -300,16 +300,20 @@ def test_empty_tables_are_refused(tmp_path, qrels, run):
     assert error_of(frame, run) == "<pandas DataFrame>: no rows; expected rows of query_id, doc_id, relevance"
 
 
-def test_run_with_no_query_in_common_scores_zero_and_says_so(tmp_path, qrels):
+def test_run_with_no_query_in_common_is_refused_unless_allowed(tmp_path, qrels):
     run = write(tmp_path, "other.trec", "q9 Q0 a 1 3.0 r\n")
-    result = evaluate(qrels, run)
+    assert error_of(qrels, run, EvaluationError) == (
+        "run 'other': shares no query with the qrels (its 1 query, e.g. 'q9'; the qrels have e.g. 'q1'): it is most "
+        "likely not a run of these qrels, or its query ids are written otherwise; pass allow_disjoint=True (CLI: "
+        "--allow-disjoint) to evaluate it anyway")
+    result = evaluate(qrels, run, allow_disjoint=True)
     assert result.summary == {"nDCG": 0.0, "AP": 0.0, "RR": 0.0, "P@2": 0.0}
     assert result.notices() == [
         "run 'other': 2 of 2 qrels queries have no documents (q1, q2): scored 0 (missing='zero')",
         "run 'other': 1 query without judgments left out",
     ]
     with pytest.raises(EvaluationError, match=r"run 'other': .*qrels queries have no documents in the run \(q1, q2\)"):
-        evaluate(qrels, run, missing="error")
+        evaluate(qrels, run, missing="error", allow_disjoint=True)
 
 
 def test_query_whose_labels_are_all_negative_scores_zero(tmp_path, run):

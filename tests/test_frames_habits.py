@@ -56,3 +56,42 @@ def test_a_run_whose_retrieved_documents_are_all_unjudged_says_so_loudly():
         "run 'run': not one of its retrieved documents is judged, so every measure is 0: the document ids "
         "likely come from the wrong column (doc_id read from column 'docid', e.g. '1000'; the qrels have "
         "e.g. 'A') or the qrels are of another collection")
+
+
+# ---------------------------------------------------------------- 2: a run sharing no query with the qrels
+
+DISJOINT = pd.DataFrame({"qid": ["301", "302"], "docno": ["A", "B"], "score": [2.0, 1.0]})
+DISJOINT_ERROR = (
+    "run 'run': shares no query with the qrels (its 2 queries, e.g. '301'; the qrels have e.g. 'q1'): it is "
+    "most likely not a run of these qrels, or its query ids are written otherwise; pass allow_disjoint=True "
+    "(CLI: --allow-disjoint) to evaluate it anyway")
+
+
+def test_a_run_sharing_no_query_with_the_qrels_is_an_error():
+    for missing in ("zero", "skip", "error"):
+        with pytest.raises(sqlrank.EvaluationError) as error:
+            sqlrank.evaluate(QRELS, DISJOINT, ["AP"], missing=missing)
+        assert str(error.value) == DISJOINT_ERROR
+
+
+def test_a_disjoint_run_is_scored_when_asked_for():
+    result = sqlrank.evaluate(QRELS, DISJOINT, ["AP"], allow_disjoint=True)
+    assert result.summary == {"AP": 0.0}  # q1, q2, q3 each scored 0 (missing='zero')
+    assert result.notices()[0] == (
+        "run 'run': 3 of 3 qrels queries have no documents (q1, q2, q3): scored 0 (missing='zero')")
+
+
+def test_the_command_line_exits_1_on_a_disjoint_run(tmp_path):
+    from typer.testing import CliRunner
+
+    from sqlrank.cli import app
+
+    (tmp_path / "qrels.txt").write_text((DATA / "qrels.txt").read_text())
+    (tmp_path / "preds.trec").write_text("301 Q0 A 1 2.0 r\n")
+    refused = CliRunner().invoke(app, ["eval", str(tmp_path / "qrels.txt"), str(tmp_path / "preds.trec"), "-m", "AP"])
+    assert refused.exit_code == 1
+    assert "run 'preds': shares no query with the qrels (its 1 query, e.g. '301';" in refused.output
+    allowed = CliRunner().invoke(app, ["eval", str(tmp_path / "qrels.txt"), str(tmp_path / "preds.trec"), "-m", "AP",
+                                       "--allow-disjoint"])
+    assert allowed.exit_code == 0, allowed.output
+    assert "0.0000" in allowed.output
