@@ -95,3 +95,13 @@ def test_the_command_line_exits_1_on_a_disjoint_run(tmp_path):
                                        "--allow-disjoint"])
     assert allowed.exit_code == 0, allowed.output
     assert "0.0000" in allowed.output
+
+
+# ---------------------------------------------------------------- 8: the relevance column's common names
+
+@pytest.mark.parametrize("name", ["rating", "grade", "judgment", "target"])
+def test_common_names_of_the_relevance_column_are_recognised(name):
+    qrels = pd.DataFrame({"user_id": [1, 1, 2], "item_id": [10, 11, 10], name: [5, 0, 3]})
+    run = pd.DataFrame({"user_id": [1, 1, 2], "item_id": [11, 10, 10], "score": [2.0, 1.0, 1.0]})
+    # user 1: 11 (0) then 10 (5) -> RR 1/2; user 2: 10 (3) -> RR 1
+    assert sqlrank.evaluate(qrels, run, ["RR"]).summary == {"RR": (1 / 2 + 1) / 2}

@@ -25,7 +25,7 @@ _COLUMN_SYNONYMS = {
     # docno before docid: PyTerrier frames carry both, docno the collection's id and docid Terrier's internal number
     "doc_id": ("doc_id", "docno", "docid", "doc", "item_id", "item", "pid"),
     "score": ("score", "sim", "similarity", "prediction", "rating"),
-    "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement"),
+    "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "rating", "target"),
 }
 _OPTION = {"query_id": "query_col", "doc_id": "doc_col", "score": "score_col", "relevance": "relevance_col"}
 _INTEGER_TYPES = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",
