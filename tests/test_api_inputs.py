@@ -151,8 +151,10 @@ def test_integer_ids_match_string_ids(tmp_path):
 
 def test_leading_zero_ids_are_different_ids():
     # ids compare as text, byte for byte (trec_eval): '01' is not 1
+    with pytest.raises(EvaluationError, match="its 1 query, e.g. '1'; the qrels have e.g. '01'"):
+        sqlrank.evaluate({"01": {"A": 1}}, pd.DataFrame({"query_id": [1], "doc_id": ["A"], "score": [1.0]}), ["RR"])
     result = sqlrank.evaluate({"01": {"A": 1}}, pd.DataFrame({"query_id": [1], "doc_id": ["A"], "score": [1.0]}),
-                              ["RR"])
+                              ["RR"], allow_disjoint=True)
     assert result.summary == {"RR": 0.0}
     assert result.notices() == [
         "run 'run': 1 of 1 qrels queries have no documents (01): scored 0 (missing='zero')",
@@ -178,7 +180,7 @@ def test_missing_column_names_the_columns_found(tmp_path):
     run = pd.DataFrame(RUN_ROWS, columns=["topic", "document", "s"])
     with pytest.raises(InputError) as error:
         sqlrank.evaluate(DATA / "qrels.txt", run, ["AP"])
-    assert str(error.value) == ("<pandas DataFrame>: missing column 'query_id' (found topic, document, s); "
+    assert str(error.value) == ("<pandas DataFrame run>: missing column 'query_id' (found topic, document, s); "
                                 "pass query_col=<name> (CLI: --query-col <name>)")
     path = tmp_path / "run.csv"
     run.to_csv(path, index=False)
@@ -302,7 +304,7 @@ def test_a_named_table_with_its_own_run_ids_is_ambiguous():
     with pytest.raises(EvaluationError) as error:
         sqlrank.evaluate(DATA / "qrels.txt", {"mine": stacked}, ["AP"])
     assert str(error.value) == (
-        "<pandas DataFrame>: has a run_id column and is also given the name 'mine'; pass it on its own "
+        "<pandas DataFrame run>: has a run_id column and is also given the name 'mine'; pass it on its own "
         "(run=table) to use its run_id column, or drop the column to call it by the name given"
     )
 
@@ -337,7 +339,7 @@ def test_load_run_applies_the_duplicates_policy():
     assert con.execute("SELECT * FROM run").fetchall() == [("q1", "A", 2.0)]
     # what evaluate() lists in Result.notices(), said here as a warning: the view alone would not show it
     assert [str(n.message) for n in notices] == [
-        "<pandas DataFrame>: 1 duplicate run row dropped, kept the highest score (duplicates='max')"]
+        "<pandas DataFrame run>: 1 duplicate run row dropped, kept the highest score (duplicates='max')"]
 
 
 def test_load_qrels_says_what_it_changed_and_only_then(tmp_path, recwarn):

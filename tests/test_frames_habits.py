@@ -105,3 +105,45 @@ def test_common_names_of_the_relevance_column_are_recognised(name):
     run = pd.DataFrame({"user_id": [1, 1, 2], "item_id": [11, 10, 10], "score": [2.0, 1.0, 1.0]})
     # user 1: 11 (0) then 10 (5) -> RR 1/2; user 2: 10 (3) -> RR 1
     assert sqlrank.evaluate(qrels, run, ["RR"]).summary == {"RR": (1 / 2 + 1) / 2}
+
+
+# ---------------------------------------------------------------- 9: errors name the argument; swapped inputs
+
+RUN = pd.DataFrame({"qid": [q for q, *_ in BM25], "docno": [d for _, _, d, *_ in BM25],
+                    "score": [float(s) for *_, s, _ in BM25]})
+
+
+def error_text(qrels, run, **options) -> str:
+    with pytest.raises(sqlrank.SqlrankError) as error:
+        sqlrank.evaluate(qrels, run, ["AP"], **options)
+    return str(error.value)
+
+
+def test_a_dataframe_error_names_the_argument():
+    assert error_text(QRELS, RUN.rename(columns={"score": "points"})) == (
+        "<pandas DataFrame run>: missing column 'score' (found qid, docno, points); pass score_col=<name> "
+        "(CLI: --score-col <name>)")
+    assert error_text(QRELS.rename(columns={"label": "points"}), RUN) == (
+        "<pandas DataFrame qrels>: missing column 'relevance' (found qid, docno, points); pass relevance_col=<name> "
+        "(CLI: --relevance-col <name>)")
+
+
+def test_swapped_dataframes_and_parquet_files_say_the_qrels_come_first(tmp_path):
+    assert error_text(RUN, QRELS) == (
+        "<pandas DataFrame qrels>: missing column 'relevance' (found qid, docno, score); pass relevance_col=<name> "
+        "(CLI: --relevance-col <name>); this looks like a run (a score column 'score'): the qrels come first, "
+        "then the run")
+    RUN.to_parquet(tmp_path / "run.parquet")
+    QRELS.to_parquet(tmp_path / "qrels.parquet")
+    assert error_text(tmp_path / "run.parquet", tmp_path / "qrels.parquet") == (
+        f"{tmp_path / 'run.parquet'}: missing column 'relevance' (found qid, docno, score); pass "
+        "relevance_col=<name> (CLI: --relevance-col <name>); this looks like a run (a score column 'score'): the "
+        "qrels come first, then the run")
+    # qrels whose labels pass as scores ('rating' is both): the run side names the swap
+    assert error_text(QRELS, QRELS.rename(columns={"label": "points"})) == (
+        "<pandas DataFrame run>: missing column 'score' (found qid, docno, points); pass score_col=<name> "
+        "(CLI: --score-col <name>)")
+    assert error_text(QRELS, QRELS) == (
+        "<pandas DataFrame run>: missing column 'score' (found qid, docno, label); pass score_col=<name> "
+        "(CLI: --score-col <name>); this looks like qrels (a relevance column 'label'): the qrels come first, "
+        "then the run")

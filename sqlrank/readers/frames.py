@@ -17,9 +17,10 @@ from .base import Loaded, Reader
 EXPLAIN = tables.explainer()
 
 
-def label_of(source) -> str:
-    """How messages name an object: `<pandas DataFrame>`, `<pyarrow Table>`..."""
-    return f"<{type(source).__module__.split('.')[0]} {type(source).__name__}>"
+def label_of(source, kind: str | None = None) -> str:
+    """How messages name an object: `<pandas DataFrame>`, `<pyarrow Table run>` (which argument it was)..."""
+    role = f" {kind}" if kind else ""
+    return f"<{type(source).__module__.split('.')[0]} {type(source).__name__}{role}>"
 
 
 def accepts(source) -> bool:
@@ -28,7 +29,7 @@ def accepts(source) -> bool:
 
 
 def read(con, source, table: str, kind: str, columns: dict, label: str | None = None) -> Loaded:
-    label = label or label_of(source)
+    label = label or label_of(source, kind)
     data_name = table + "_data"
     try:
         if isinstance(source, duckdb.DuckDBPyRelation):

@@ -76,7 +76,7 @@ def canonical_select(found: list[tuple[str, str]], kind: str, columns: dict, loa
             raise InputError(
                 f"{label}: missing column '{shorten(column or canonical)}' "
                 f"(found {shorten(', '.join(names), 200) or 'no columns'}); "
-                f"pass {option}=<name> (CLI: --{option.replace('_', '-')} <name>)"
+                f"pass {option}=<name> (CLI: --{option.replace('_', '-')} <name>){_swapped(names, kind, columns)}"
             )
         _check_type(label, canonical, column, types[column])
         loaded.columns[canonical] = column
@@ -86,6 +86,17 @@ def canonical_select(found: list[tuple[str, str]], kind: str, columns: dict, loa
         loaded.columns["run_id"] = "run_id"
         parts.append("CAST(run_id AS VARCHAR) AS run_id")
     return ", ".join(parts)
+
+
+def _swapped(names: list[str], kind: str, columns: dict) -> str:
+    """The hint for a run given as the qrels (or the other way round): its value column has the other's name."""
+    if columns.get("score" if kind == "run" else "relevance") is not None:
+        return ""  # the user named the column: it is not a guess gone wrong
+    other, looks_like = ("relevance", "qrels") if kind == "run" else ("score", "a run")
+    column = _guess(names, other)
+    if column is None:
+        return ""
+    return f"; this looks like {looks_like} (a {other} column '{shorten(column)}'): the qrels come first, then the run"
 
 
 def _check_type(label: str, canonical: str, column: str, duck_type: str) -> None:
