@@ -120,6 +120,12 @@ def eval_command(
     doc_col: DocColOption = None,
     score_col: ScoreColOption = None,
     relevance_col: RelevanceColOption = None,
+    qrels_map: Annotated[Optional[list[str]], typer.Option(
+        "--qrels-map", metavar="CANONICAL=NAME", show_default=False,
+        help="a qrels column's own name, e.g. query_id=topic (repeatable; wins over --query-col ...)")] = None,
+    run_map: Annotated[Optional[list[str]], typer.Option(
+        "--run-map", metavar="CANONICAL=NAME", show_default=False,
+        help="a run column's own name, e.g. doc_id=item (repeatable; wins over --doc-col ...)")] = None,
     threads: ThreadsOption = None,
     memory_limit: MemoryOption = None,
     temp_directory: TempOption = None,
@@ -157,7 +163,8 @@ def eval_command(
                                         memory_limit=memory_limit, **options).to_result()
             else:
                 result = sqlrank.evaluate(qrels, named_runs, list(measure or DEFAULT_MEASURES), connection=con,
-                                          allow_disjoint=allow_disjoint, **options)
+                                          allow_disjoint=allow_disjoint, qrels_columns=_column_map(qrels_map, "--qrels-map"),
+                                          run_columns=_column_map(run_map, "--run-map"), **options)
         for notice in result.notices():
             level = "warning" if notice in result.report.warnings else "note"
             typer.echo(f"sqlrank: {level}: {notice}", err=True)
@@ -361,6 +368,17 @@ def _named_runs(arguments: list[str]) -> tuple[list[str] | dict[str, str], list[
     if all(name is None for name, _ in split):
         return paths, paths
     return dict(zip(names, paths)), paths
+
+
+def _column_map(arguments: list[str] | None, option: str) -> dict[str, str]:
+    """--run-map doc_id=item ... as {canonical name: column}; the engine checks the canonical names."""
+    mapping = {}
+    for argument in arguments or []:
+        canonical, equals, column = argument.partition("=")
+        if not equals or not canonical or not column:
+            raise typer.BadParameter(f"expected CANONICAL=NAME, e.g. query_id=qid, found {argument!r}", param_hint=option)
+        mapping[canonical.strip()] = column
+    return mapping
 
 
 def _views(arguments: list[str], default: str, option: str) -> list[tuple[str, str]]:

@@ -48,6 +48,8 @@ def evaluate(
     doc_col: str | None = None,
     score_col: str | None = None,
     relevance_col: str | None = None,
+    qrels_columns: dict[str, str] | None = None,
+    run_columns: dict[str, str] | None = None,
     allow_disjoint: bool = False,
     threads: int | None = None,
     memory_limit: str | None = None,
@@ -72,7 +74,9 @@ def evaluate(
     depth: keep the top `depth` documents of each ranking (trec_eval -M).
     score_precision: "double", or "float32" to reproduce pytrec_eval ties.
     query_col, doc_col, score_col, relevance_col: the input's column names, when
-        they are not the canonical ones or a common spelling (qid, docno, label, ...).
+        they are not the canonical ones or a common spelling (qid, docno, label, ...); for both inputs.
+    qrels_columns, run_columns: the same for one input, {canonical name: the input's column}, e.g.
+        run_columns={"query_id": "user", "score": "prediction"}; they win over the shared options.
     allow_disjoint: evaluate a run that shares no query with the qrels (by default an error: it is
         almost always the wrong file, or ids written otherwise, '301' against 'q301').
     threads, memory_limit, temp_directory: DuckDB settings of the connection made here.
@@ -91,8 +95,9 @@ def evaluate(
     if connection is not None:
         install(con)
     mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
+    own = {"qrels": column_mapping("qrels", qrels_columns), "run": column_mapping("run", run_columns)}
     try:
-        report = load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
+        report = load_inputs(con, qrels, run, mapping, duplicates, missing, depth, own=own)
         for statement in _judged_sql(report.run_tables, ranking_depth(parsed, depth), score_precision,
                                      reads_zero_labels(parsed), reads_negative_labels(parsed)):
             con.execute(statement)
@@ -258,6 +263,23 @@ def reads_negative_labels(measures: list[Measure]) -> bool:
 def _needs(measures: list[Measure]) -> set[str]:
     """What the measures asked for, with their parameters, need from the one pass (the registry's `needs`)."""
     return {need for m in measures for need in m.definition.needs_for(dict(m.params))}
+
+
+def column_mapping(kind: str, columns: dict | None) -> dict[str, str]:
+    """A per-input mapping {canonical name: column}, checked against the canonical columns of `kind`."""
+    from .readers.base import canonical_columns
+
+    if not columns:
+        return {}
+    allowed = canonical_columns(kind)
+    if not isinstance(columns, dict):
+        raise EvaluationError(f"{kind}_columns: expected a dict {{canonical name: column}}, found "
+                              f"{type(columns).__name__}")
+    for name in columns:
+        if name not in allowed:
+            raise EvaluationError(f"{kind}_columns: unknown canonical column {name!r} (expected {', '.join(allowed)}); "
+                                  "map them as {'query_id': 'qid', ...}")
+    return {name: str(column) for name, column in columns.items()}
 
 
 def _check_choice(name: str, value, allowed) -> None:

@@ -147,3 +147,37 @@ def test_swapped_dataframes_and_parquet_files_say_the_qrels_come_first(tmp_path)
         "<pandas DataFrame run>: missing column 'score' (found qid, docno, label); pass score_col=<name> "
         "(CLI: --score-col <name>); this looks like qrels (a relevance column 'label'): the qrels come first, "
         "then the run")
+
+
+# ---------------------------------------------------------------- 10: column names per input
+
+def test_each_input_maps_its_own_columns():
+    expected = sqlrank.evaluate(DATA / "qrels.txt", DATA / "bm25.trec", ["AP", "nDCG@10"]).summary
+    qrels = QRELS.rename(columns={"qid": "topic", "docno": "doc"})
+    run = RUN.rename(columns={"qid": "query_number", "docno": "document", "score": "bm25"})
+    result = sqlrank.evaluate(qrels, run, ["AP", "nDCG@10"], qrels_columns={"query_id": "topic"},
+                              run_columns={"query_id": "query_number", "doc_id": "document", "score": "bm25"})
+    assert result.summary == expected
+    # a shared option still applies to both; the input's own wins
+    both = sqlrank.evaluate(qrels, run.rename(columns={"query_number": "topic"}), ["AP", "nDCG@10"], query_col="topic",
+                            run_columns={"doc_id": "document", "score": "bm25"})
+    assert both.summary == expected
+
+
+def test_a_per_input_mapping_of_an_unknown_column_is_refused():
+    assert error_text(QRELS, RUN, run_columns={"relevance": "label"}) == (
+        "run_columns: unknown canonical column 'relevance' (expected query_id, doc_id, score); map them as "
+        "{'query_id': 'qid', ...}")
+
+
+def test_the_command_line_maps_columns_per_input(tmp_path):
+    from typer.testing import CliRunner
+
+    from sqlrank.cli import app
+
+    QRELS.rename(columns={"qid": "topic"}).to_csv(tmp_path / "qrels.csv", index=False)
+    RUN.rename(columns={"qid": "user"}).to_csv(tmp_path / "bm25.csv", index=False)
+    outcome = CliRunner().invoke(app, ["eval", str(tmp_path / "qrels.csv"), str(tmp_path / "bm25.csv"), "-m", "AP",
+                                       "--qrels-map", "query_id=topic", "--run-map", "query_id=user"])
+    assert outcome.exit_code == 0, outcome.output
+    assert "0.5556" in outcome.output  # bm25's AP: data/README.md

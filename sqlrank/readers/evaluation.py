@@ -19,14 +19,16 @@ QRELS_TABLE = "sqlrank_qrels"
 
 
 def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str = "error", missing: str = "zero",
-                depth: int | None = None) -> Report:
+                depth: int | None = None, own: dict[str, dict[str, str]] | None = None) -> Report:
     """Load the qrels into QRELS_TABLE and every run into a table of its own; a Report of what was read.
 
     run: one source, a list of sources (named after their files) or a dict {name: source}.
     columns: the canonical column names (query_id, doc_id, score, relevance) -> the inputs' own, or None.
+    own: {'qrels': {...}, 'run': {...}}, one input's own column names, which win over `columns`.
     duplicates: the policy for repeated (query_id, doc_id) rows; missing and depth are recorded in the Report.
     """
-    qrels_columns = {k: v for k, v in columns.items() if k != "score"}
+    own = own or {}
+    qrels_columns = {k: v for k, v in columns.items() if k != "score"} | own.get("qrels", {})
     loaded_qrels = load(con, qrels, QRELS_TABLE + "_source", "qrels", qrels_columns)
     dropped_qrels = resolve_duplicates(con, loaded_qrels, "qrels", duplicates)
     # the qrels are small and read by several parts of the statement: keep one copy
@@ -38,7 +40,7 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
     report = Report(qrels_label=loaded_qrels.label, missing_policy=missing, qrels_duplicates_dropped=dropped_qrels,
                     depth=depth, duplicates_policy=duplicates)
     report.input_notes += loaded_qrels.notes  # e.g. TREC labels cut to integers, as trec_eval does
-    run_columns = {k: v for k, v in columns.items() if k != "relevance"}
+    run_columns = {k: v for k, v in columns.items() if k != "relevance"} | own.get("run", {})
     for number, (name, source, explicit) in enumerate(named_runs(run)):
         loaded = load(con, source, f"sqlrank_run_{number}", "run", run_columns)
         dropped = resolve_duplicates(con, loaded, "run", duplicates)
