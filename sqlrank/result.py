@@ -128,12 +128,27 @@ class Result:
         return pl.from_arrow(self._table)
 
     @property
-    def summary(self) -> dict:
-        """{measure: mean} for one run, {run_id: {measure: mean}} for several."""
-        by_run: dict[str, dict[str, float]] = {run: {} for run in self.runs}
+    def means(self) -> dict[str, dict[str, float]]:
+        """{run_id: {measure: mean}} for every run evaluated, in their order, however many there are.
+
+        A run left with no query (missing='skip') keeps its place, as {}.
+        """
+        by_run: dict[str, dict[str, float]] = {run: {} for run in self.report.runs}
         for row in where_all(self._table, True).to_pylist():
             by_run[row["run_id"]][row["measure"]] = row["value"]
-        return next(iter(by_run.values())) if len(by_run) == 1 else by_run
+        return by_run
+
+    @property
+    def summary(self) -> dict[str, float]:
+        """{measure: mean} of the one run evaluated; with several runs an error that points to `means`."""
+        means = self.means
+        if len(means) != 1:
+            from .errors import EvaluationError
+
+            raise EvaluationError(
+                f"result.summary is the means of one run, and {len(means)} runs were evaluated "
+                f"({', '.join(means)}): use result.means[run] ({{run: {{measure: mean}}}})")
+        return next(iter(means.values()))
 
     @property
     def per_query(self) -> pa.Table:

@@ -229,7 +229,7 @@ def test_result_is_readable():
     text = str(result)
     assert text.splitlines()[0].split() == ["measure", "bm25", "dense"]
     assert text.splitlines()[2].split()[0] == "nDCG@5"
-    assert f"{result.summary['dense']['AP']:.4f}" in text
+    assert f"{result.means['dense']['AP']:.4f}" in text
     html = result._repr_html_()
     assert html.startswith("<table>") and "<th>dense</th>" in html and "<td>AP</td>" in html
     assert repr(result).startswith("<sqlrank.Result 2 run(s), 2 measure(s)>")
@@ -245,7 +245,7 @@ def test_many_runs_equal_each_run_alone():
         alone = sqlrank.evaluate(DATA / "qrels.txt", path, MEASURES)
         mine = [row for row in together.to_arrow().to_pylist() if row["run_id"] == name]
         assert mine == alone.to_arrow().to_pylist()
-        assert together.summary[name] == alone.summary
+        assert together.means[name] == alone.summary
     # q1 of dense ranks A, B, C, G, E (docs/measures.md#e4, system 2): nDCG@5 = 0.8793791209851007
     dense_q1 = [r["value"] for r in together.per_query.to_pylist()
                 if (r["run_id"], r["query_id"], r["measure"]) == ("dense", "q1", "nDCG@5")]
@@ -279,8 +279,8 @@ def test_runs_come_in_the_order_given():
     given = {"zeta": DATA / "bm25.trec", "alpha": DATA / "dense.trec"}
     result = sqlrank.evaluate(DATA / "qrels.txt", given, ["AP"])
     assert result.runs == ["zeta", "alpha"]
-    assert list(result.summary) == ["zeta", "alpha"]
-    assert result.summary["zeta"]["AP"] == pytest.approx(0.5555555555555556, abs=1e-15)  # bm25, data/README.md
+    assert list(result.means) == ["zeta", "alpha"]
+    assert result.means["zeta"]["AP"] == pytest.approx(0.5555555555555556, abs=1e-15)  # bm25, data/README.md
     run_ids = result.to_arrow().column("run_id").to_pylist()
     assert run_ids == ["zeta"] * run_ids.count("zeta") + ["alpha"] * run_ids.count("alpha")
     assert str(result).splitlines()[0].split() == ["measure", "zeta", "alpha"]

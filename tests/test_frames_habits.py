@@ -181,3 +181,25 @@ def test_the_command_line_maps_columns_per_input(tmp_path):
                                        "--qrels-map", "query_id=topic", "--run-map", "query_id=user"])
     assert outcome.exit_code == 0, outcome.output
     assert "0.5556" in outcome.output  # bm25's AP: data/README.md
+
+
+# ---------------------------------------------------------------- 4: the means, one shape each
+
+def test_means_has_one_shape_whatever_the_number_of_runs():
+    one = sqlrank.evaluate(DATA / "qrels.txt", DATA / "bm25.trec", ["AP"])
+    two = sqlrank.evaluate(DATA / "qrels.txt", {"bm25": DATA / "bm25.trec", "dense": DATA / "dense.trec"}, ["AP"])
+    assert one.means == {"bm25": {"AP": 0.5555555555555556}}  # data/README.md
+    assert two.means["bm25"] == one.means["bm25"] and list(two.means) == ["bm25", "dense"]
+    assert one.summary == {"AP": 0.5555555555555556}
+    with pytest.raises(sqlrank.EvaluationError) as error:
+        two.summary
+    assert str(error.value) == ("result.summary is the means of one run, and 2 runs were evaluated (bm25, dense): "
+                                "use result.means[run] ({run: {measure: mean}})")
+
+
+def test_a_run_left_without_queries_keeps_its_place_in_the_means():
+    runs = {"bm25": DATA / "bm25.trec", "elsewhere": {"q9": {"A": 1.0}}}
+    result = sqlrank.evaluate(DATA / "qrels.txt", runs, ["AP"], missing="skip", allow_disjoint=True)
+    assert result.means == {"bm25": {"AP": 0.5555555555555556}, "elsewhere": {}}
+    with pytest.raises(sqlrank.EvaluationError):
+        result.summary  # two runs were given: not the one-run shape
