@@ -116,16 +116,50 @@ class Result:
                      if report.missing_policy != "skip" or run.queries > run.run_only_queries]
 
     # conversions
-    def to_arrow(self) -> pa.Table:
-        return self._table
+    def to_arrow(self, *, cutoff: bool = False) -> pa.Table:
+        """The long table; cutoff=True adds `family` (the measure without its cutoff: nDCG) and `cutoff`
+        (5, or null for a measure without one), so that a measure is plotted against k without parsing names."""
+        return self._with_cutoffs() if cutoff else self._table
 
-    def to_pandas(self):
-        return self._table.to_pandas()
+    def to_pandas(self, *, cutoff: bool = False):
+        return self.to_arrow(cutoff=cutoff).to_pandas()
 
-    def to_polars(self):
+    def to_polars(self, *, cutoff: bool = False):
         import polars as pl
 
-        return pl.from_arrow(self._table)
+        return pl.from_arrow(self.to_arrow(cutoff=cutoff))
+
+    def wide(self, *, means: bool = False) -> pa.Table:
+        """The per-query values with one column per measure: (run_id, query_id, <measure>...), in the long
+        table's order; means=True keeps each run's `all` row (the means) after its queries."""
+        import duckdb
+
+        from . import sqlgen
+
+        columns = ", ".join(f"any_value(value) FILTER (WHERE measure = {sqlgen.literal(name)}) AS "
+                            f"{sqlgen.identifier(name)}" for name in self.measures)
+        keep = "" if means else "WHERE query_id <> 'all'"
+        with duckdb.connect() as con:
+            con.register("result_rows", self._table)
+            return con.sql(
+                f"SELECT run_id, query_id, {columns} FROM (SELECT *, row_number() OVER () AS row_order "
+                f"FROM result_rows) {keep} GROUP BY run_id, query_id ORDER BY min(row_order)").to_arrow_table()
+
+    def _with_cutoffs(self) -> pa.Table:
+        import duckdb
+
+        from . import sqlgen
+        from .measures import family
+
+        families = [family(m) for m in self.parsed_measures]
+        cutoffs = [m.k for m in self.parsed_measures]
+        where = f"list_position({sqlgen.literal(self.measures)}, measure)"
+        with duckdb.connect() as con:
+            con.register("result_rows", self._table)
+            return con.sql(
+                f"SELECT run_id, query_id, measure, {sqlgen.literal(families)}[{where}] AS family, "
+                f"CAST({sqlgen.literal(cutoffs)}[{where}] AS BIGINT) AS cutoff, value FROM result_rows"
+            ).to_arrow_table()
 
     @property
     def means(self) -> dict[str, dict[str, float]]:

@@ -203,3 +203,46 @@ def test_a_run_left_without_queries_keeps_its_place_in_the_means():
     assert result.means == {"bm25": {"AP": 0.5555555555555556}, "elsewhere": {}}
     with pytest.raises(sqlrank.EvaluationError):
         result.summary  # two runs were given: not the one-run shape
+
+
+# ---------------------------------------------------------------- 14: wide per-query values; the cutoff as a number
+
+def test_the_long_result_carries_each_measure_s_family_and_cutoff():
+    result = sqlrank.evaluate(DATA / "qrels.txt", DATA / "bm25.trec", ["nDCG@5", "AP", "nDCG(gain=exp)@10", "P@2"])
+    rows = result.to_arrow(cutoff=True).to_pylist()
+    assert result.to_arrow(cutoff=True).column_names == ["run_id", "query_id", "measure", "family", "cutoff", "value"]
+    assert {(r["measure"], r["family"], r["cutoff"]) for r in rows} == {
+        ("nDCG@5", "nDCG", 5), ("AP", "AP", None), ("nDCG(gain=exp)@10", "nDCG(gain=exp)", 10), ("P@2", "P", 2)}
+    assert [r["value"] for r in rows] == result.to_arrow().column("value").to_pylist()  # same rows, same order
+    assert str(result.to_arrow(cutoff=True).schema.field("cutoff").type) == "int64"
+    assert list(result.to_pandas(cutoff=True).columns) == ["run_id", "query_id", "measure", "family", "cutoff", "value"]
+    assert result.to_arrow().column_names == ["run_id", "query_id", "measure", "value"]  # unchanged by default
+
+
+def test_per_query_values_in_wide_form():
+    result = sqlrank.evaluate(DATA / "qrels.txt", {"bm25": DATA / "bm25.trec", "dense": DATA / "dense.trec"},
+                              ["AP", "RR"])
+    wide = result.wide()
+    assert wide.column_names == ["run_id", "query_id", "AP", "RR"]
+    long = {(r["run_id"], r["query_id"], r["measure"]): r["value"] for r in result.per_query.to_pylist()}
+    assert wide.num_rows == len(long) // 2 == 6  # q1-q3 for each run
+    for row in wide.to_pylist():
+        assert row["AP"] == long[(row["run_id"], row["query_id"], "AP")]
+        assert row["RR"] == long[(row["run_id"], row["query_id"], "RR")]
+    assert [(r["run_id"], r["query_id"]) for r in wide.to_pylist()][:3] == [("bm25", "q1"), ("bm25", "q2"), ("bm25", "q3")]
+    with_means = result.wide(means=True).to_pylist()
+    assert with_means[3] == {"run_id": "bm25", "query_id": "all", "AP": result.means["bm25"]["AP"],
+                             "RR": result.means["bm25"]["RR"]}
+
+
+def test_the_cutoff_plot_reads_the_cutoff_column_not_the_names():
+    pytest.importorskip("matplotlib")
+    import pyarrow as pa
+
+    # labels that say nothing of their cutoff (trec_eval's, or the user's own): the columns do
+    table = pa.table({"run_id": ["bm25"] * 4, "query_id": ["q1", "q1", "q2", "q2"],
+                      "measure": ["ndcg_cut_5", "ndcg_cut_10"] * 2, "family": ["nDCG"] * 4, "cutoff": [5, 10, 5, 10],
+                      "value": [0.2, 0.4, 0.6, 1.0]})
+    line = sqlrank.plot(table, "cutoff").axes[0].get_lines()[0]
+    assert list(line.get_xdata()) == [5, 10]
+    assert list(line.get_ydata()) == pytest.approx([(0.2 + 0.6) / 2, (0.4 + 1.0) / 2])
