@@ -36,6 +36,8 @@ class Report:
     run_sources: list[tuple[str | None, str, int]] = field(default_factory=list)  # (name, label, duplicates dropped)
     runs: dict[str, RunReport] = field(default_factory=dict)
     run_tables: list[tuple[str | None, str]] = field(default_factory=list)  # (run_id or None, canonical table)
+    # the integer type every input's query ids had (BIGINT...), which per_query and wide() give back; None: text
+    query_id_type: str | None = None
     input_notes: list[str] = field(default_factory=list)  # what the loaders did that changes values
     warnings: list[str] = field(default_factory=list)  # what is almost surely a mistake: shown first
     doc_columns: dict[str, str | None] = field(default_factory=dict)  # run table -> the column read as doc_id
@@ -138,12 +140,12 @@ class Result:
 
         columns = ", ".join(f"any_value(value) FILTER (WHERE measure = {sqlgen.literal(name)}) AS "
                             f"{sqlgen.identifier(name)}" for name in self.measures)
-        keep = "" if means else "WHERE query_id <> 'all'"
         with duckdb.connect() as con:
-            con.register("result_rows", self._table)
+            # without the means, from per_query: integer query ids in their type and order
+            con.register("result_rows", self._table if means else self.per_query)
             return con.sql(
                 f"SELECT run_id, query_id, {columns} FROM (SELECT *, row_number() OVER () AS row_order "
-                f"FROM result_rows) {keep} GROUP BY run_id, query_id ORDER BY min(row_order)").to_arrow_table()
+                f"FROM result_rows) GROUP BY run_id, query_id ORDER BY min(row_order)").to_arrow_table()
 
     def _with_cutoffs(self) -> pa.Table:
         import duckdb
@@ -186,8 +188,21 @@ class Result:
 
     @property
     def per_query(self) -> pa.Table:
-        """The per-query rows (no `all` rows), long form."""
-        return where_all(self._table, False)
+        """The per-query rows (no `all` rows), long form. When every input's query ids had one integer type
+        (int64 user ids), they come back in that type, in numeric order; otherwise as text."""
+        if self.report.query_id_type is None:
+            return where_all(self._table, False)
+        import duckdb
+
+        from . import sqlgen
+
+        runs = sqlgen.literal(list(self.report.runs) or [""])
+        with duckdb.connect() as con:
+            con.register("result_rows", self._table)
+            return con.sql(
+                f"SELECT * REPLACE (CAST(query_id AS {self.report.query_id_type}) AS query_id) FROM "
+                "(SELECT *, row_number() OVER () AS row_order FROM result_rows WHERE query_id <> 'all') "
+                f"ORDER BY list_position({runs}, run_id), query_id, row_order").to_arrow_table().drop(["row_order"])
 
     def rows(self, per_query: bool = False) -> pa.Table:
         """The rows a report shows, long form: the `all` rows (the means), or with per_query all of them."""

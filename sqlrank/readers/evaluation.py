@@ -14,6 +14,7 @@ from ..checks import resolve_duplicates
 from ..errors import EvaluationError
 from ..result import Report
 from .registry import load, run_name_suffixes
+from .tables import INTEGER_TYPES
 
 QRELS_TABLE = "sqlrank_qrels"
 
@@ -41,9 +42,11 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
                     depth=depth, duplicates_policy=duplicates)
     report.input_notes += loaded_qrels.notes  # e.g. TREC labels cut to integers, as trec_eval does
     run_columns = {k: v for k, v in columns.items() if k != "relevance"} | own.get("run", {})
+    run_types = []
     for number, (name, source, explicit) in enumerate(named_runs(run)):
         loaded = load(con, source, f"sqlrank_run_{number}", "run", run_columns)
         dropped = resolve_duplicates(con, loaded, "run", duplicates)
+        run_types.append(loaded.query_id_type)
         table = sqlgen.identifier(loaded.table)
         has_run_id = "run_id" in [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()]
         if has_run_id and explicit:
@@ -57,7 +60,15 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
         report.input_notes += loaded.notes
     if len(report.run_tables) > 1:
         _check_distinct_run_names(con, report.run_tables)
+    report.query_id_type = _common_integer_type([loaded_qrels.query_id_type, *run_types])
     return report
+
+
+def _common_integer_type(types: list[str | None]) -> str | None:
+    """The integer type all the inputs' query ids had, to give them back in it; None when any was text or differed."""
+    if len(set(types)) == 1 and types[0] in INTEGER_TYPES:
+        return types[0]
+    return None
 
 
 def run_name(source, index: int) -> str:

@@ -28,10 +28,10 @@ _COLUMN_SYNONYMS = {
     "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "rating", "target"),
 }
 _OPTION = {"query_id": "query_col", "doc_id": "doc_col", "score": "score_col", "relevance": "relevance_col"}
-_INTEGER_TYPES = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",
+INTEGER_TYPES = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",
                   "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"}
-_ID_TYPES = _INTEGER_TYPES | {"VARCHAR", "UUID", '"NULL"', "NULL"}
-_VALUE_TYPES = _INTEGER_TYPES | {"FLOAT", "DOUBLE", "BOOLEAN", "VARCHAR", '"NULL"', "NULL"}
+_ID_TYPES = INTEGER_TYPES | {"VARCHAR", "UUID", '"NULL"', "NULL"}
+_VALUE_TYPES = INTEGER_TYPES | {"FLOAT", "DOUBLE", "BOOLEAN", "VARCHAR", '"NULL"', "NULL"}
 
 
 def load_relation(con, loaded: Loaded, relation: str, kind: str, columns: dict, materialize: bool) -> Loaded:
@@ -80,6 +80,8 @@ def canonical_select(found: list[tuple[str, str]], kind: str, columns: dict, loa
             )
         _check_type(label, canonical, column, types[column])
         loaded.columns[canonical] = column
+        if canonical == "query_id":
+            loaded.query_id_type = types[column]
         target = "VARCHAR" if canonical in ("query_id", "doc_id") else "DOUBLE"
         parts.append(f"CAST({sqlgen.identifier(column)} AS {target}) AS {canonical}")
     if kind == "run" and "run_id" in types:
