@@ -101,6 +101,11 @@ def evaluate(
         for statement in _judged_sql(report.run_tables, ranking_depth(parsed, depth), score_precision,
                                      reads_zero_labels(parsed), reads_negative_labels(parsed)):
             con.execute(statement)
+        for run_id in report.empty_runs:
+            # a run that retrieved nothing still has its place: one row with no query, which
+            # sqlrank.rankings reads as a run missing every qrels query (the missing policy decides)
+            con.execute(sqlgen.insert_by_name(JUDGED_TABLE, f"SELECT {sqlgen.literal(run_id)} AS run_id, "
+                                              "CAST(NULL AS VARCHAR) AS query_id, 1 AS rank, 0 AS num_ret"))
         _report_coverage(con, report)
         if not allow_disjoint:
             _refuse_disjoint(con, report)
@@ -312,6 +317,8 @@ def _report_coverage(con, report: Report) -> None:
     rows.sort(key=lambda row: given.get(row[0], len(given)))
     for run_id, qrels_queries, queries, missing, run_only in rows:
         report.qrels_queries = qrels_queries  # the same on every row
+        if run_id in report.empty_runs:
+            queries = run_only = 0  # its one row holds no query
         report.runs[run_id] = RunReport(queries=queries, missing_queries=list(missing or []), run_only_queries=run_only)
     if not report.runs:
         raise EvaluationError(f"the run has no rows: nothing to evaluate ({', '.join(l for _, l, _ in report.run_sources)})")

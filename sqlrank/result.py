@@ -38,6 +38,7 @@ class Report:
     run_tables: list[tuple[str | None, str]] = field(default_factory=list)  # (run_id or None, canonical table)
     # the integer type every input's query ids had (BIGINT...), which per_query and wide() give back; None: text
     query_id_type: str | None = None
+    empty_runs: list[str] = field(default_factory=list)  # runs without rows, scored under the missing policy
     input_notes: list[str] = field(default_factory=list)  # what the loaders did that changes values
     warnings: list[str] = field(default_factory=list)  # what is almost surely a mistake: shown first
     doc_columns: dict[str, str | None] = field(default_factory=dict)  # run table -> the column read as doc_id
@@ -55,6 +56,9 @@ class Report:
                 lines.append(duplicates_notice(source, "run", dropped, self.duplicates_policy))
         action = {"zero": "scored 0", "skip": "left out of the mean", "error": "refused"}[self.missing_policy]
         for run_id, run in self.runs.items():
+            if run_id in self.empty_runs:
+                lines.append(f"run '{run_id}': the run has no rows: every qrels query is {action} "
+                             f"(missing='{self.missing_policy}')")
             if run.missing_queries:
                 shown = ", ".join(run.missing_queries[:3]) + (", ..." if len(run.missing_queries) > 3 else "")
                 lines.append(f"run '{run_id}': {len(run.missing_queries)} of {self.qrels_queries} qrels queries "

@@ -283,21 +283,23 @@ def test_empty_label_is_refused_with_its_row(tmp_path, run):
 @pytest.mark.parametrize("content", [b"", b"\n\n", b"# only a comment\n", b"\xef\xbb\xbf\r\n"])
 def test_empty_trec_files_are_refused(tmp_path, qrels, run, content):
     empty = write(tmp_path, "empty.txt", content)
-    assert error_of(qrels, empty) == (f"{empty}: no run lines (the file is empty or only comments); expected "
-                                      "'301 Q0 FBIS3-10082 1 12.5 myrun' (qid Q0 docno rank score tag)")
+    # an empty run retrieved nothing: the missing policy scores every qrels query 0
+    assert evaluate(qrels, empty).summary == {"nDCG": 0.0, "AP": 0.0, "RR": 0.0, "P@2": 0.0}
     assert error_of(empty, run) == (f"{empty}: no qrels lines (the file is empty or only comments); expected "
                                     "'301 0 FBIS3-10082 1' (qid iter docno relevance)")
 
 
 def test_empty_tables_are_refused(tmp_path, qrels, run):
     header_only = write(tmp_path, "run.csv", "query_id,doc_id,score\n")
-    assert error_of(qrels, header_only) == f"{header_only}: no rows; expected rows of query_id, doc_id, score"
+    assert evaluate(qrels, header_only).notices()[0] == (
+        "run 'run': the run has no rows: every qrels query is scored 0 (missing='zero')")
     no_header = write(tmp_path, "nothing.csv", "")
     assert error_of(qrels, no_header) == (f"{no_header}: the first line is empty; a CSV file starts with a header "
                                           "line, e.g. query_id,doc_id,score")
     frame = pd.DataFrame({"query_id": pd.Series([], dtype=str), "doc_id": pd.Series([], dtype=str),
                           "relevance": pd.Series([], dtype=float)})
-    assert error_of(frame, run) == "<pandas DataFrame qrels>: no rows; expected rows of query_id, doc_id, relevance"
+    assert error_of(frame, run) == ("<pandas DataFrame qrels>: no rows: the qrels are empty, so nothing can be "
+                                    "evaluated; expected rows of query_id, doc_id, relevance")
 
 
 def test_run_with_no_query_in_common_is_refused_unless_allowed(tmp_path, qrels):

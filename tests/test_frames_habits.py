@@ -272,3 +272,34 @@ def test_query_ids_stay_text_unless_every_input_has_the_same_integer_type():
     assert sqlrank.evaluate(qrels, run, ["RR"]).per_query.column("query_id").to_pylist() == ["10", "2"]
     narrow = pd.DataFrame({"user_id": pd.Series([2, 10], dtype="int32"), "item_id": [7, 7], "score": [1.0, 1.0]})
     assert sqlrank.evaluate(qrels, narrow, ["RR"]).per_query.column("query_id").to_pylist() == ["10", "2"]
+
+
+# ---------------------------------------------------------------- 18: empty inputs follow the policies
+
+EMPTY_RUN = pd.DataFrame({"qid": pd.Series([], dtype=str), "docno": pd.Series([], dtype=str),
+                          "score": pd.Series([], dtype=float)})
+
+
+@pytest.mark.parametrize("empty", [EMPTY_RUN, {}], ids=["frame", "dict"])
+def test_an_empty_run_scores_every_qrels_query_0_and_says_so(empty):
+    result = sqlrank.evaluate(QRELS, empty, ["AP", "NumRel"])
+    assert result.summary == {"AP": 0.0, "NumRel": 6.0 + 3.0 + 1.0}  # label >= 1: q1 A-F, q2 a-c, q3 x
+    assert {r["query_id"] for r in result.per_query.to_pylist()} == {"q1", "q2", "q3"}
+    assert result.notices() == [
+        "run 'run': the run has no rows: every qrels query is scored 0 (missing='zero')",
+        "run 'run': 3 of 3 qrels queries have no documents (q1, q2, q3): scored 0 (missing='zero')"]
+
+
+def test_an_empty_run_under_skip_or_error():
+    skipped = sqlrank.evaluate(QRELS, {"bm25": DATA / "bm25.trec", "empty": EMPTY_RUN}, ["AP"], missing="skip")
+    assert skipped.means == {"bm25": {"AP": 0.5555555555555556}, "empty": {}}
+    with pytest.raises(sqlrank.EvaluationError, match=r"run 'empty': 3 of 3 qrels queries have no documents"):
+        sqlrank.evaluate(QRELS, {"bm25": DATA / "bm25.trec", "empty": EMPTY_RUN}, ["AP"], missing="error")
+
+
+def test_empty_qrels_are_an_error_that_says_what_is_empty(tmp_path):
+    assert error_text({}, RUN) == ("<dict qrels>: no rows: the qrels are empty, so nothing can be evaluated; "
+                                   "expected rows of query_id, doc_id, relevance")
+    assert error_text(QRELS.iloc[:0], RUN) == (
+        "<pandas DataFrame qrels>: no rows: the qrels are empty, so nothing can be evaluated; expected rows of "
+        "query_id, doc_id, relevance")

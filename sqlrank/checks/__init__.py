@@ -30,6 +30,9 @@ def value_column(kind: str) -> str:
 def validate(con, loaded, kind: str) -> None:
     """One scan of `loaded.table`: rows exist; no empty ids; every value a number, not NaN.
 
+    A run of one system may have no rows (it retrieved nothing): loaded.no_rows says so, and the
+    engine's missing policy decides; empty qrels, or a run_id table without rows, are refused.
+
     Otherwise the reader's explanation (loaded.explain) says which row is wrong.
     The same scan screens for duplicate (query_id, doc_id) pairs: when all the
     pairs' hashes differ, all the pairs differ, and resolve_duplicates() need
@@ -41,8 +44,12 @@ def validate(con, loaded, kind: str) -> None:
         total, bad, equal_hashes = screen(con, sqlgen.identifier(loaded.table), ids, bad_row(ids, value))
     except duckdb.Error as error:  # a view: a cast or a read fails only now
         raise loaded.explain(con, loaded, kind, error) from None
+    if total == 0 and kind == "run" and "run_id" not in loaded.columns:
+        loaded.no_rows = True  # a system that retrieved nothing: the missing policy decides (engine)
+        return
     if total == 0:
-        empty = loaded.empty or f"no rows; expected rows of query_id, doc_id, {value}"
+        what = ": the qrels are empty, so nothing can be evaluated" if kind == "qrels" else ""
+        empty = loaded.empty or f"no rows{what}; expected rows of query_id, doc_id, {value}"
         raise InputError(f"{loaded.label}: {empty}")
     if bad:
         raise loaded.explain(con, loaded, kind, None)

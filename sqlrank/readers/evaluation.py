@@ -54,6 +54,8 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
         # a table's own run_id column wins over a name made up from its file name
         report.run_tables.append((None if has_run_id else (name or "run"), loaded.table))
         report.run_sources.append((None if has_run_id else name, loaded.label, dropped))
+        if loaded.no_rows:
+            report.empty_runs.append(name or "run")
         # a table's doc_id column, named when a run matches no judgment (TREC files and dicts have no choice)
         chose = loaded.fmt != "trec" and not loaded.label.startswith("<dict")
         report.doc_columns[loaded.table] = loaded.columns.get("doc_id") if chose else None
@@ -110,11 +112,9 @@ def named_twice(label: str, name: str) -> EvaluationError:
 
 def named_runs(run):
     """[(name or None, source, named by the user)]: a dict names its runs; paths are named after their file stem."""
-    if isinstance(run, dict) and run and not _is_dict_of_runs(run):
-        return [(None, run, False)]  # pytrec_eval shape {qid: {docid: score}}
+    if isinstance(run, dict) and not _is_dict_of_runs(run):
+        return [(None, run, False)]  # pytrec_eval shape {qid: {docid: score}}; {} is a run that retrieved nothing
     if isinstance(run, dict):
-        if not run:
-            raise EvaluationError("no runs given: the dict of runs is empty")
         return [(str(name), source, True) for name, source in run.items()]
     if isinstance(run, (list, tuple)):
         if not run:
