@@ -59,7 +59,8 @@ def evaluate(
     """Evaluate one or more runs against relevance judgments.
 
     qrels, run: a path (TREC, CSV/TSV, Parquet, JSON lines, optionally .gz), a
-        pandas/polars DataFrame, a pyarrow Table, a DuckDB relation or a dict
+        pandas/polars DataFrame (or polars LazyFrame), a pyarrow Table, RecordBatchReader
+        or Dataset, a DuckDB relation or a dict
         {query_id: {doc_id: value}}. `run` may also be a dict {name: source}
         (or a list of paths, named after their files) to evaluate several
         systems in one pass, or one table with a run_id column (its own run

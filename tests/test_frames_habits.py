@@ -303,3 +303,19 @@ def test_empty_qrels_are_an_error_that_says_what_is_empty(tmp_path):
     assert error_text(QRELS.iloc[:0], RUN) == (
         "<pandas DataFrame qrels>: no rows: the qrels are empty, so nothing can be evaluated; expected rows of "
         "query_id, doc_id, relevance")
+
+
+# ---------------------------------------------------------------- 13: lazy and streamed tables
+
+def test_lazy_and_streamed_tables_are_inputs(tmp_path):
+    import polars as pl
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    expected = sqlrank.evaluate(QRELS, RUN, ["AP", "nDCG@10"]).summary
+    arrow_run = pa.Table.from_pandas(RUN, preserve_index=False)
+    RUN.to_parquet(tmp_path / "run.parquet")
+    for run in (pl.from_pandas(RUN).lazy(), arrow_run.to_reader(max_chunksize=4),
+                ds.dataset(tmp_path / "run.parquet"), ds.dataset(arrow_run)):
+        assert sqlrank.evaluate(QRELS, run, ["AP", "nDCG@10"]).summary == expected, type(run)
+    assert sqlrank.evaluate(pl.from_pandas(QRELS).lazy(), RUN, ["AP", "nDCG@10"]).summary == expected

@@ -1,8 +1,10 @@
-"""Tables in memory: pandas and polars DataFrames, pyarrow Tables, DuckDB relations.
+"""Tables in memory: pandas and polars DataFrames (and LazyFrames), pyarrow Tables, RecordBatchReaders and
+Datasets, DuckDB relations.
 
 DuckDB scans pandas and pyarrow objects in place (a view over the registered
-object, no copy); polars DataFrames and DuckDB relations are handed over as
-Arrow tables. Columns are mapped as for files (tables.py).
+object, no copy; a pyarrow Dataset is scanned from its files); polars DataFrames
+and DuckDB relations are handed over as Arrow tables, a LazyFrame once collected
+and a RecordBatchReader once read (a stream cannot be scanned twice). Columns are mapped as for files (tables.py).
 """
 
 from __future__ import annotations
@@ -34,8 +36,12 @@ def read(con, source, table: str, kind: str, columns: dict, label: str | None = 
     try:
         if isinstance(source, duckdb.DuckDBPyRelation):
             source = source.to_arrow_table() if hasattr(source, "to_arrow_table") else source.arrow()
+        elif type(source).__name__ == "LazyFrame":  # polars: the query plan runs once, here
+            source = source.collect().to_arrow()
         elif type(source).__module__.startswith("polars"):
             source = source.to_arrow()
+        elif type(source).__name__ == "RecordBatchReader":  # pyarrow: a stream is read once, the checks read twice
+            source = source.read_all()
         con.register(data_name, source)
         found = tables.describe(con, sqlgen.identifier(data_name))
     except Exception as error:  # pandas, pyarrow, polars and DuckDB each have their own: all mean "unreadable"
