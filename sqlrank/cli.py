@@ -120,6 +120,8 @@ def eval_command(
     doc_col: DocColOption = None,
     score_col: ScoreColOption = None,
     relevance_col: RelevanceColOption = None,
+    run_col: Annotated[Optional[str], typer.Option(
+        "--run-col", metavar="NAME", help="run column naming the system of each row (several runs in one table)")] = None,
     qrels_map: Annotated[Optional[list[str]], typer.Option(
         "--qrels-map", metavar="CANONICAL=NAME", show_default=False,
         help="a qrels column's own name, e.g. query_id=topic (repeatable; wins over --query-col ...)")] = None,
@@ -164,7 +166,7 @@ def eval_command(
             else:
                 result = sqlrank.evaluate(qrels, named_runs, list(measure or DEFAULT_MEASURES), connection=con,
                                           allow_disjoint=allow_disjoint, qrels_columns=_column_map(qrels_map, "--qrels-map"),
-                                          run_columns=_column_map(run_map, "--run-map"), **options)
+                                          run_columns=_column_map(run_map, "--run-map"), run_col=run_col, **options)
         for notice in result.notices():
             level = "warning" if notice in result.report.warnings else "note"
             typer.echo(f"sqlrank: {level}: {notice}", err=True)

@@ -48,6 +48,7 @@ def evaluate(
     doc_col: str | None = None,
     score_col: str | None = None,
     relevance_col: str | None = None,
+    run_col: str | None = None,
     qrels_columns: dict[str, str] | None = None,
     run_columns: dict[str, str] | None = None,
     allow_disjoint: bool = False,
@@ -76,6 +77,8 @@ def evaluate(
     score_precision: "double", or "float32" to reproduce pytrec_eval ties.
     query_col, doc_col, score_col, relevance_col: the input's column names, when
         they are not the canonical ones or a common spelling (qid, docno, label, ...); for both inputs.
+    run_col: the run's column naming the system of each row (a long table of several runs, e.g.
+        "model"), read as its run_id column.
     qrels_columns, run_columns: the same for one input, {canonical name: the input's column}, e.g.
         run_columns={"query_id": "user", "score": "prediction"}; they win over the shared options.
     allow_disjoint: evaluate a run that shares no query with the qrels (by default an error: it is
@@ -96,7 +99,8 @@ def evaluate(
     if connection is not None:
         install(con)
     mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
-    own = {"qrels": column_mapping("qrels", qrels_columns), "run": column_mapping("run", run_columns)}
+    own = {"qrels": column_mapping("qrels", qrels_columns),
+           "run": ({"run_id": run_col} if run_col else {}) | column_mapping("run", run_columns)}
     try:
         report = load_inputs(con, qrels, run, mapping, duplicates, missing, depth, own=own)
         for statement in _judged_sql(report.run_tables, ranking_depth(parsed, depth), score_precision,
@@ -277,7 +281,7 @@ def column_mapping(kind: str, columns: dict | None) -> dict[str, str]:
 
     if not columns:
         return {}
-    allowed = canonical_columns(kind)
+    allowed = canonical_columns(kind) + (("run_id",) if kind == "run" else ())
     if not isinstance(columns, dict):
         raise EvaluationError(f"{kind}_columns: expected a dict {{canonical name: column}}, found "
                               f"{type(columns).__name__}")

@@ -166,7 +166,7 @@ def test_each_input_maps_its_own_columns():
 
 def test_a_per_input_mapping_of_an_unknown_column_is_refused():
     assert error_text(QRELS, RUN, run_columns={"relevance": "label"}) == (
-        "run_columns: unknown canonical column 'relevance' (expected query_id, doc_id, score); map them as "
+        "run_columns: unknown canonical column 'relevance' (expected query_id, doc_id, score, run_id); map them as "
         "{'query_id': 'qid', ...}")
 
 
@@ -319,3 +319,27 @@ def test_lazy_and_streamed_tables_are_inputs(tmp_path):
                 ds.dataset(tmp_path / "run.parquet"), ds.dataset(arrow_run)):
         assert sqlrank.evaluate(QRELS, run, ["AP", "nDCG@10"]).summary == expected, type(run)
     assert sqlrank.evaluate(pl.from_pandas(QRELS).lazy(), RUN, ["AP", "nDCG@10"]).summary == expected
+
+
+# ---------------------------------------------------------------- 11: several systems in one long table
+
+def test_a_long_table_of_several_systems_is_split_by_run_col():
+    dense = trec_rows(DATA / "dense.trec")
+    long = pd.DataFrame({
+        "model": ["bm25"] * len(BM25) + ["dense"] * len(dense),
+        "qid": [q for q, *_ in BM25 + dense], "docno": [d for _, _, d, *_ in BM25 + dense],
+        "score": [float(s) for *_, s, _ in BM25 + dense]})
+    separate = sqlrank.evaluate(DATA / "qrels.txt", {"bm25": DATA / "bm25.trec", "dense": DATA / "dense.trec"},
+                                ["AP", "nDCG@10"])
+    together = sqlrank.evaluate(QRELS, long, ["AP", "nDCG@10"], run_col="model")
+    assert together.means == separate.means
+    # without it, the duplicates error says how
+    assert error_text(QRELS, long).endswith(
+        "; if one column names the system of each row (a table of several runs), pass run_col=<name> "
+        "(CLI: --run-col <name>); other columns: model")
+
+
+def test_run_col_names_a_column_that_exists():
+    assert error_text(QRELS, RUN, run_col="model") == (
+        "<pandas DataFrame run>: missing column 'model' (found qid, docno, score); pass run_col=<name> "
+        "(CLI: --run-col <name>)")

@@ -27,7 +27,8 @@ _COLUMN_SYNONYMS = {
     "score": ("score", "sim", "similarity", "prediction", "rating"),
     "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "rating", "target"),
 }
-_OPTION = {"query_id": "query_col", "doc_id": "doc_col", "score": "score_col", "relevance": "relevance_col"}
+_OPTION = {"query_id": "query_col", "doc_id": "doc_col", "score": "score_col", "relevance": "relevance_col",
+           "run_id": "run_col"}
 INTEGER_TYPES = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",
                   "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"}
 _ID_TYPES = INTEGER_TYPES | {"VARCHAR", "UUID", '"NULL"', "NULL"}
@@ -84,9 +85,14 @@ def canonical_select(found: list[tuple[str, str]], kind: str, columns: dict, loa
             loaded.query_id_type = types[column]
         target = "VARCHAR" if canonical in ("query_id", "doc_id") else "DOUBLE"
         parts.append(f"CAST({sqlgen.identifier(column)} AS {target}) AS {canonical}")
-    if kind == "run" and "run_id" in types:
-        loaded.columns["run_id"] = "run_id"
-        parts.append("CAST(run_id AS VARCHAR) AS run_id")
+    run_column = columns.get("run_id") if kind == "run" else None
+    if run_column is not None and run_column not in types:
+        raise InputError(f"{label}: missing column '{shorten(run_column)}' (found {shorten(', '.join(names), 200)}); "
+                         "pass run_col=<name> (CLI: --run-col <name>)")
+    if kind == "run" and (run_column or "run_id" in types):
+        loaded.columns["run_id"] = run_column or "run_id"
+        parts.append(f"CAST({sqlgen.identifier(loaded.columns['run_id'])} AS VARCHAR) AS run_id")
+    loaded.other_columns = [name for name in names if name not in loaded.columns.values()]
     return ", ".join(parts)
 
 
