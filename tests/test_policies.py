@@ -165,7 +165,7 @@ def test_duplicates_in_a_table_of_several_runs_are_counted_per_run():
                             "score": [1.0, 2.0, 2.0, 1.0]})
     result = sqlrank.evaluate({"q1": {"A": 1, "B": 0}}, stacked, ["RR"])
     # run a ranks B, A -> 1/2; run b ranks A, B -> 1
-    assert result.summary == {"a": {"RR": 0.5}, "b": {"RR": 1.0}}
+    assert result.means == {"a": {"RR": 0.5}, "b": {"RR": 1.0}}
     assert result.notices() == []
 
 
