@@ -2,7 +2,7 @@
 
     import sqlrank
     result = sqlrank.evaluate("qrels.txt", "run.trec", ["nDCG@10", "AP", "RR"])
-    result.summary        # {'nDCG@10': 0.47, 'AP': 0.31, 'RR': 0.62}
+    result.summary        # {'nDCG@10': 0.47, 'AP': 0.31, 'RR': 0.62}  (one run; result.means: {run: {...}})
     sqlrank.export.write(result, "results.md")    # or .csv, .json, .parquet, .tex, .trec, ...
 
 This module is the public API: the command line (sqlrank.cli) uses nothing else.

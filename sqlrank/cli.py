@@ -143,6 +143,8 @@ def eval_command(
         "-J", "--judged-only",
         help="remove the documents without a judgment from the rankings before evaluating (trec_eval -J)")] = False,
     duplicates: DuplicatesOption = Duplicates.error,
+    allow_disjoint: Annotated[bool, typer.Option(
+        "--allow-disjoint", help="evaluate a run that shares no query with the qrels (else an error: the wrong file?)")] = False,
     depth: Annotated[Optional[int], typer.Option(
         "-M", "--depth", metavar="N", min=1, max=sqlrank.limits.MAX_DEPTH,
         help="keep the top N documents of each ranking (trec_eval -M)")] = None,
@@ -153,6 +155,14 @@ def eval_command(
     doc_col: DocColOption = None,
     score_col: ScoreColOption = None,
     relevance_col: RelevanceColOption = None,
+    run_col: Annotated[Optional[str], typer.Option(
+        "--run-col", metavar="NAME", help="run column naming the system of each row (several runs in one table)")] = None,
+    qrels_map: Annotated[Optional[list[str]], typer.Option(
+        "--qrels-map", metavar="CANONICAL=NAME", show_default=False,
+        help="a qrels column's own name, e.g. query_id=topic (repeatable; wins over --query-col ...)")] = None,
+    run_map: Annotated[Optional[list[str]], typer.Option(
+        "--run-map", metavar="CANONICAL=NAME", show_default=False,
+        help="a run column's own name, e.g. doc_id=item (repeatable; wins over --doc-col ...)")] = None,
     threads: ThreadsOption = None,
     memory_limit: MemoryOption = None,
     temp_directory: TempOption = None,
@@ -196,9 +206,12 @@ def eval_command(
                                         memory_limit=memory_limit, **options).to_result()
             else:
                 result = sqlrank.evaluate(qrels, named_runs, _measure_list(measure), connection=con,
-                                          judged_only=judged_only, **options)
+                                          judged_only=judged_only, allow_disjoint=allow_disjoint,
+                                          qrels_columns=_column_map(qrels_map, "--qrels-map"),
+                                          run_columns=_column_map(run_map, "--run-map"), run_col=run_col, **options)
         for notice in result.notices():
-            typer.echo(f"sqlrank: note: {notice}", err=True)
+            level = "warning" if notice in result.report.warnings else "note"
+            typer.echo(f"sqlrank: {level}: {notice}", err=True)
         if target is not None:
             sqlrank.export.write(result, target, fmt_name, per_query=per_query)
         else:
@@ -466,6 +479,17 @@ def _named_runs(arguments: list[str]) -> tuple[list[str] | dict[str, str], list[
     if all(name is None for name, _ in split):
         return paths, paths
     return dict(zip(names, paths)), paths
+
+
+def _column_map(arguments: list[str] | None, option: str) -> dict[str, str]:
+    """--run-map doc_id=item ... as {canonical name: column}; the engine checks the canonical names."""
+    mapping = {}
+    for argument in arguments or []:
+        canonical, equals, column = argument.partition("=")
+        if not equals or not canonical or not column:
+            raise typer.BadParameter(f"expected CANONICAL=NAME, e.g. query_id=qid, found {argument!r}", param_hint=option)
+        mapping[canonical.strip()] = column
+    return mapping
 
 
 def _views(arguments: list[str], default: str, option: str) -> list[tuple[str, str]]:

@@ -153,11 +153,11 @@ def _per_query(qrels, runs, measures, evaluate_options):
     """(per-query Arrow table, runs in order, measures in order) from inputs to evaluate or from a result."""
     import pyarrow as pa
 
-    from .result import Result
+    from .result import Result, where_all  # query ids as text: the comparison's tables are text
 
     if runs is None:
         if isinstance(qrels, Result):
-            return qrels.per_query, list(qrels.runs), [str(m) for m in qrels.measures]
+            return where_all(qrels.to_arrow(), False), list(qrels.runs), [str(m) for m in qrels.measures]
         table = qrels if isinstance(qrels, pa.Table) else _arrow(qrels)
         missing = [column for column in PER_QUERY_COLUMNS if column not in table.column_names]
         if missing:
@@ -172,7 +172,7 @@ def _per_query(qrels, runs, measures, evaluate_options):
     from .engine import evaluate
 
     result = evaluate(qrels, runs, measures, **evaluate_options)
-    return result.per_query, list(result.runs), [str(m) for m in result.measures]
+    return where_all(result.to_arrow(), False), list(result.runs), [str(m) for m in result.measures]
 
 
 def _arrow(frame):

@@ -27,7 +27,7 @@ import duckdb
 
 from . import sqlgen
 from .checks.gains import exponential_measures, refuse_overflowing_gains
-from .errors import EvaluationError, SqlrankError, first_line, out_of_memory
+from .errors import EvaluationError, SqlrankError, first_line, out_of_memory, shorten
 from .limits import MAX_DEPTH, whole_number
 from .macros import connect, install
 from .measures import Measure, TextMeasure, parse_labelled
@@ -59,6 +59,10 @@ def evaluate(
     doc_col: str | None = None,
     score_col: str | None = None,
     relevance_col: str | None = None,
+    run_col: str | None = None,
+    qrels_columns: dict[str, str] | None = None,
+    run_columns: dict[str, str] | None = None,
+    allow_disjoint: bool = False,
     threads: int | None = None,
     memory_limit: str | None = None,
     temp_directory: str | None = None,
@@ -67,7 +71,8 @@ def evaluate(
     """Evaluate one or more runs against relevance judgments.
 
     qrels, run: a path (TREC, CSV/TSV, Parquet, JSON lines, optionally .gz), a
-        pandas/polars DataFrame, a pyarrow Table, a DuckDB relation or a dict
+        pandas/polars DataFrame (or polars LazyFrame), a pyarrow Table, RecordBatchReader
+        or Dataset, a DuckDB relation or a dict
         {query_id: {doc_id: value}}. `run` may also be a dict {name: source}
         (or a list of paths, named after their files) to evaluate several
         systems in one pass, or one table with a run_id column (its own run
@@ -93,7 +98,13 @@ def evaluate(
         (`map` stays `map`; `P.5,10` gives P_5 and P_10); `result.canonical(name)`
         gives the canonical name either way.
     query_col, doc_col, score_col, relevance_col: the input's column names, when
-        they are not the canonical ones or a common spelling (qid, docno, label, ...).
+        they are not the canonical ones or a common spelling (qid, docno, label, ...); for both inputs.
+    run_col: the run's column naming the system of each row (a long table of several runs, e.g.
+        "model"), read as its run_id column.
+    qrels_columns, run_columns: the same for one input, {canonical name: the input's column}, e.g.
+        run_columns={"query_id": "user", "score": "prediction"}; they win over the shared options.
+    allow_disjoint: evaluate a run that shares no query with the qrels (by default an error: it is
+        almost always the wrong file, or ids written otherwise, '301' against 'q301').
     threads, memory_limit, temp_directory: DuckDB settings of the connection made here.
     connection: evaluate in this DuckDB connection instead (the macros are
         installed into it once, and again only if another sqlrank version put
@@ -114,6 +125,9 @@ def evaluate(
     aggregates = [aggregates] if isinstance(aggregates, str) else list(aggregates)
     for aggregate in aggregates:
         _check_choice("aggregate", aggregate, SPREADS)
+    columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col},
+               "qrels": column_mapping("qrels", qrels_columns),
+               "run": ({"run_id": run_col} if run_col else {}) | column_mapping("run", run_columns)}
     if connection is not None:
         _check_connection(connection)
     con = connection or connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory)
@@ -121,17 +135,16 @@ def evaluate(
         if connection is not None:
             install(con)
         return _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only,
-                         aggregates, {"query_id": query_col, "doc_id": doc_col, "score": score_col,
-                                      "relevance": relevance_col})
+                         aggregates, columns, allow_disjoint)
 
 
 def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates,
-              mapping) -> Result:
+              columns, allow_disjoint) -> Result:
     parsed = [m for m in asked if isinstance(m, Measure)]
     text = [m for m in asked if isinstance(m, TextMeasure)]
     report = None
     try:
-        report = load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
+        report = load_inputs(con, qrels, run, columns.pop(""), duplicates, missing, depth, own=columns)
         refuse_overflowing_gains(con, QRELS_TABLE, report.qrels_label, exponential_measures(parsed))
         if judged_only:  # each run becomes its judged documents (depth applied): the pass below cuts nothing more
             _keep_judged(con, report, depth, score_precision)
@@ -142,7 +155,15 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
                                      reads_negative_labels(parsed) or bool(relstrings)):
             con.execute(statement)
         _refuse_changed_runs(report)  # after the last statement that reads the runs
+        for run_id in report.empty_runs:
+            # a run that retrieved nothing still has its place: one row with no query, which
+            # sqlrank.rankings reads as a run missing every qrels query (the missing policy decides)
+            con.execute(sqlgen.insert_by_name(JUDGED_TABLE, f"SELECT {sqlgen.literal(run_id)} AS run_id, "
+                                              "CAST(NULL AS VARCHAR) AS query_id, 1 AS rank, 0 AS num_ret"))
         _report_coverage(con, report)
+        if not allow_disjoint:
+            _refuse_disjoint(con, report)
+        _warn_unjudged(con, report)
         if missing == "error":
             _refuse_missing(report)
         # the report holds the runs in their final order (_report_coverage): the rows follow it
@@ -420,6 +441,23 @@ def _needs(measures: list[Measure]) -> set[str]:
     return {need for m in measures for need in m.definition.needs_for(dict(m.params))}
 
 
+def column_mapping(kind: str, columns: dict | None) -> dict[str, str]:
+    """A per-input mapping {canonical name: column}, checked against the canonical columns of `kind`."""
+    from .readers.base import canonical_columns
+
+    if not columns:
+        return {}
+    allowed = canonical_columns(kind) + (("run_id",) if kind == "run" else ())
+    if not isinstance(columns, dict):
+        raise EvaluationError(f"{kind}_columns: expected a dict {{canonical name: column}}, found "
+                              f"{type(columns).__name__}")
+    for name in columns:
+        if name not in allowed:
+            raise EvaluationError(f"{kind}_columns: unknown canonical column {name!r} (expected {', '.join(allowed)}); "
+                                  "map them as {'query_id': 'qid', ...}")
+    return {name: str(column) for name, column in columns.items()}
+
+
 def _check_choice(name: str, value, allowed) -> None:
     if value not in allowed:
         raise EvaluationError(f"unknown {name} '{value}' (expected one of: {', '.join(allowed)})")
@@ -450,9 +488,54 @@ def _report_coverage(con, report: Report) -> None:
     rows.sort(key=lambda row: given.get(row[0], len(given)))
     for run_id, qrels_queries, queries, missing, run_only in rows:
         report.qrels_queries = qrels_queries  # the same on every row
+        if run_id in report.empty_runs:
+            queries = run_only = 0  # its one row holds no query
         report.runs[run_id] = RunReport(queries=queries, missing_queries=list(missing or []), run_only_queries=run_only)
     if not report.runs:
         raise EvaluationError(f"the run has no rows: nothing to evaluate ({', '.join(l for _, l, _ in report.run_sources)})")
+
+
+def _refuse_disjoint(con, report: Report) -> None:
+    """A run with queries, none of them in the qrels: every number would be 0 (or none at all)."""
+    for run_id, run in report.runs.items():
+        if run.queries == 0 or run.queries > run.run_only_queries:
+            continue
+        run_query = con.execute(f"SELECT min(query_id) FROM {JUDGED_TABLE} WHERE run_id = "
+                                f"{sqlgen.literal(run_id)}").fetchall()[0][0]
+        qrels_query = con.execute(f"SELECT min(query_id) FROM {QRELS_TABLE}").fetchall()[0][0]
+        queries = f"{run.queries} {'query' if run.queries == 1 else 'queries'}"
+        raise EvaluationError(
+            f"run '{run_id}': shares no query with the qrels (its {queries}, e.g. '{shorten(run_query)}'; the qrels "
+            f"have e.g. '{shorten(qrels_query)}'): it is most likely not a run of these qrels, or its query ids are "
+            "written otherwise; pass allow_disjoint=True (CLI: --allow-disjoint) to evaluate it anyway")
+
+
+def _warn_unjudged(con, report: Report) -> None:
+    """A run that shares queries with the qrels but retrieved not one judged document: almost surely a mistake.
+
+    Read from the judged table; when it left out the label-0 or negative judgments, the run
+    itself is joined with the qrels to be sure (only for a run that looks unjudged).
+    """
+    judged = dict(con.execute(f"SELECT run_id, count(relevance) FROM {JUDGED_TABLE} GROUP BY run_id").fetchall())
+    tables = dict(report.run_tables)
+    for run_id, run in report.runs.items():
+        if judged.get(run_id, 0) or run.queries <= run.run_only_queries:
+            continue  # a run with judged documents, or one with no query in common (said elsewhere)
+        table = tables.get(run_id) or next(t for r, t in report.run_tables if r is None)
+        rows = sqlgen.identifier(table)
+        if tables.get(run_id) is None:  # a table naming its own runs
+            rows = f"(SELECT * FROM {rows} WHERE run_id = {sqlgen.literal(run_id)})"
+        matched = con.execute(f"SELECT count(*) FROM {rows} JOIN {QRELS_TABLE} USING (query_id, doc_id)").fetchall()[0][0]
+        if matched:
+            continue
+        run_doc = con.execute(f"SELECT min(doc_id) FROM {rows}").fetchall()[0][0]
+        qrels_doc = con.execute(f"SELECT min(doc_id) FROM {QRELS_TABLE}").fetchall()[0][0]
+        column = report.doc_columns.get(table)
+        read = f"doc_id read from column '{column}', e.g." if column else "the run has e.g."
+        report.warnings.append(
+            f"run '{run_id}': not one of its retrieved documents is judged, so every measure is 0: the document "
+            f"ids likely come from the wrong column ({read} '{shorten(run_doc)}'; the qrels have e.g. "
+            f"'{shorten(qrels_doc)}') or the qrels are of another collection")
 
 
 def _refuse_missing(report: Report) -> None:

@@ -15,6 +15,8 @@ reach the SQL text.
 
 from __future__ import annotations
 
+import dataclasses
+
 import difflib
 import math
 import re
@@ -146,6 +148,14 @@ class Measure:
         if at:
             return text + f"@{self.param(at)}"
         return text + (f"@{self.k}" if self.k is not None else "")
+
+
+def family(measure: Measure) -> str:
+    """The measure without its cutoff: nDCG(gain=exp) for nDCG(gain=exp)@10 (a measure whose @ is a parameter,
+    iprec_at_recall@0.1, is its own family)."""
+    if measure.definition.at or measure.k is None:
+        return str(measure)
+    return str(dataclasses.replace(measure, k=None))
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,14 @@ Every picture names its measure and runs in its title, axes and legend.
 from __future__ import annotations
 
 import re
+from functools import partial
 from pathlib import Path
 
-from .errors import OutputError
+from .errors import MeasureError, OutputError
+from .measures import family as measure_family
+from .measures import parse
 
 KINDS = ("cutoff", "delta", "pr", "distribution")
-_CUTOFF = re.compile(r"^(?P<family>.+)@(?P<k>\d+)$")
 _RECALL = re.compile(r"^iprec_at_recall(?:_|@)(?P<level>[0-9.]+)$", re.IGNORECASE)
 
 
@@ -51,6 +53,8 @@ def plot(source, kind: str, path=None, *, measure: str | None = None, baseline: 
                           f"{', '.join(dict.fromkeys(r for r, _, _ in values))}")
     plt = pyplot()
     draw = {"cutoff": _cutoff, "delta": _delta, "pr": _precision_recall, "distribution": _distribution}[kind]
+    if kind == "cutoff":
+        draw = partial(_cutoff, families=_cutoff_families(source))
     figure = draw(plt, values, run_names, measure=measure, baseline=baseline)
     if title:
         figure.suptitle(title)
@@ -60,13 +64,42 @@ def plot(source, kind: str, path=None, *, measure: str | None = None, baseline: 
     return figure
 
 
-def _values(source) -> dict:
-    """{(run, measure, query): value} from a Result or a per-query table, without the `all` rows."""
-    table = source.per_query if hasattr(source, "per_query") else source
+def _arrow(table):
     if not hasattr(table, "column_names"):  # a DataFrame
         import pyarrow as pa
 
         table = table.to_arrow() if hasattr(table, "to_arrow") else pa.Table.from_pandas(table, preserve_index=False)
+    return table
+
+
+def _cutoff_families(source) -> dict[str, list[tuple[int, str]]]:
+    """{family: [(cutoff, measure)]}: from the result's family and cutoff columns (Result.to_arrow(cutoff=True)),
+    or a table's own; a table without them has its measure names read by the registry's parser."""
+    if hasattr(source, "parsed_measures"):
+        table = source.to_arrow(cutoff=True)
+    else:
+        table = _arrow(source.per_query if hasattr(source, "per_query") else source)
+    if {"family", "cutoff"} <= set(table.column_names):
+        rows = zip(*(table.column(name).to_pylist() for name in ("measure", "family", "cutoff")))
+    else:
+        rows = []
+        for name in dict.fromkeys(table.column("measure").to_pylist()):
+            try:
+                parsed = parse(name)
+            except MeasureError:
+                continue  # a column that is no measure of the registry has no cutoff to plot
+            if len(parsed) == 1:
+                rows.append((name, measure_family(parsed[0]), parsed[0].k))
+    families: dict[str, dict[int, str]] = {}
+    for measure, name, cutoff in rows:
+        if cutoff is not None:
+            families.setdefault(name, {})[cutoff] = measure
+    return {name: sorted(points.items()) for name, points in families.items()}
+
+
+def _values(source) -> dict:
+    """{(run, measure, query): value} from a Result or a per-query table, without the `all` rows."""
+    table = _arrow(source.per_query if hasattr(source, "per_query") else source)
     columns = [table.column(name).to_pylist() for name in ("run_id", "measure", "query_id", "value")]
     return {(run, measure, query): value for run, measure, query, value in zip(*columns)
             if query != "all" and value is not None}
@@ -90,14 +123,11 @@ def _mean(values, run: str, measure: str) -> float:
     return sum(found) / len(found) if found else float("nan")
 
 
-def _cutoff(plt, values, runs, measure=None, baseline=None):
-    families: dict[str, list[tuple[int, str]]] = {}
-    for name in _measures(values):
-        found = _CUTOFF.match(name)
-        if found:
-            families.setdefault(found["family"], []).append((int(found["k"]), name))
+def _cutoff(plt, values, runs, measure=None, baseline=None, families=None):
     if measure is not None:
-        family = _CUTOFF.match(measure)["family"] if _CUTOFF.match(measure) else measure
+        # a family (nDCG) or one of its measures (nDCG@10) picks the family
+        family = next((name for name, points in families.items() if measure in [name, *(m for _, m in points)]),
+                      measure)
         if family not in families:
             raise OutputError(f"no cutoffs of {measure!r} to plot; measures with cutoffs: "
                               f"{', '.join(families) or 'none'} (ask for e.g. nDCG@5 nDCG@10 nDCG@20)")

@@ -36,14 +36,19 @@ class Report:
     run_sources: list[tuple[str | None, str, int]] = field(default_factory=list)  # (name, label, duplicates dropped)
     runs: dict[str, RunReport] = field(default_factory=dict)
     run_tables: list[tuple[str | None, str]] = field(default_factory=list)  # (run_id or None, canonical table)
+    # the integer type every input's query ids had (BIGINT...), which per_query and wide() give back; None: text
+    query_id_type: str | None = None
+    empty_runs: list[str] = field(default_factory=list)  # runs without rows, scored under the missing policy
     input_notes: list[str] = field(default_factory=list)  # what the loaders did that changes values
     run_tags: dict[str, str | None] = field(default_factory=dict)  # a TREC run's tag (its first line's), by run
     # the runs as loaded (readers.Loaded): files read in place are checked unchanged after their last read
     run_inputs: list = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # what is almost surely a mistake: shown first
+    doc_columns: dict[str, str | None] = field(default_factory=dict)  # run table -> the column read as doc_id
 
     def notices(self) -> list[str]:
         """One line per thing the user should know; empty when nothing was filled, skipped or dropped."""
-        lines = list(self.input_notes)
+        lines = list(self.warnings) + list(self.input_notes)
         if self.qrels_duplicates_dropped:
             lines.append(duplicates_notice(self.qrels_label, "qrels", self.qrels_duplicates_dropped,
                                            self.duplicates_policy))
@@ -54,6 +59,9 @@ class Report:
                 lines.append(duplicates_notice(source, "run", dropped, self.duplicates_policy))
         action = {"zero": "scored 0", "skip": "left out of the mean", "error": "refused"}[self.missing_policy]
         for run_id, run in self.runs.items():
+            if run_id in self.empty_runs:
+                lines.append(f"run '{run_id}': the run has no rows: every qrels query is {action} "
+                             f"(missing='{self.missing_policy}')")
             if run.missing_queries:
                 shown = ", ".join(run.missing_queries[:3]) + (", ..." if len(run.missing_queries) > 3 else "")
                 lines.append(f"run '{run_id}': {len(run.missing_queries)} of {self.qrels_queries} qrels queries "
@@ -126,29 +134,91 @@ class Result:
                      if report.missing_policy != "skip" or run.queries > run.run_only_queries]
 
     # conversions
-    def to_arrow(self) -> pa.Table:
-        return self._table
+    def to_arrow(self, *, cutoff: bool = False) -> pa.Table:
+        """The long table; cutoff=True adds `family` (the measure without its cutoff: nDCG) and `cutoff`
+        (5, or null for a measure without one), so that a measure is plotted against k without parsing names."""
+        return self._with_cutoffs() if cutoff else self._table
 
-    def to_pandas(self):
-        return self._table.to_pandas()
+    def to_pandas(self, *, cutoff: bool = False):
+        return self.to_arrow(cutoff=cutoff).to_pandas()
 
-    def to_polars(self):
+    def to_polars(self, *, cutoff: bool = False):
         import polars as pl
 
-        return pl.from_arrow(self._table)
+        return pl.from_arrow(self.to_arrow(cutoff=cutoff))
+
+    def wide(self, *, means: bool = False) -> pa.Table:
+        """The per-query values with one column per measure: (run_id, query_id, <measure>...), in the long
+        table's order; means=True keeps each run's `all` row (the means) after its queries."""
+        import duckdb
+
+        from . import sqlgen
+
+        columns = ", ".join(f"any_value(value) FILTER (WHERE measure = {sqlgen.literal(name)}) AS "
+                            f"{sqlgen.identifier(name)}" for name in self.measures)
+        with duckdb.connect() as con:
+            # without the means, from per_query: integer query ids in their type and order
+            con.register("result_rows", self._table if means else self.per_query)
+            return con.sql(
+                f"SELECT run_id, query_id, {columns} FROM (SELECT *, row_number() OVER () AS row_order "
+                f"FROM result_rows) GROUP BY run_id, query_id ORDER BY min(row_order)").to_arrow_table()
+
+    def _with_cutoffs(self) -> pa.Table:
+        import duckdb
+
+        from . import sqlgen
+        from .measures import family
+
+        families = [family(m) for m in self.parsed_measures]
+        cutoffs = [m.k for m in self.parsed_measures]
+        where = f"list_position({sqlgen.literal(self.measures)}, measure)"
+        with duckdb.connect() as con:
+            con.register("result_rows", self._table)
+            return con.sql(
+                f"SELECT run_id, query_id, measure, {sqlgen.literal(families)}[{where}] AS family, "
+                f"CAST({sqlgen.literal(cutoffs)}[{where}] AS BIGINT) AS cutoff, value FROM result_rows"
+            ).to_arrow_table()
 
     @property
-    def summary(self) -> dict:
-        """{measure: mean} for one run, {run_id: {measure: mean}} for several."""
-        by_run: dict[str, dict[str, float]] = {run: {} for run in self.runs}
+    def means(self) -> dict[str, dict[str, float]]:
+        """{run_id: {measure: mean}} for every run evaluated, in their order, however many there are.
+
+        A run left with no query (missing='skip') keeps its place, as {}.
+        """
+        by_run: dict[str, dict[str, float]] = {run: {} for run in self.report.runs}
         for row in where_all(self._table, True).to_pylist():
             by_run[row["run_id"]][row["measure"]] = row["value"]
-        return next(iter(by_run.values())) if len(by_run) == 1 else by_run
+        return by_run
+
+    @property
+    def summary(self) -> dict[str, float]:
+        """{measure: mean} of the one run evaluated; with several runs an error that points to `means`."""
+        means = self.means
+        if len(means) != 1:
+            from .errors import EvaluationError
+
+            raise EvaluationError(
+                f"result.summary is the means of one run, and {len(means)} runs were evaluated "
+                f"({', '.join(means)}): use result.means[run] ({{run: {{measure: mean}}}})")
+        return next(iter(means.values()))
 
     @property
     def per_query(self) -> pa.Table:
-        """The per-query rows (no `all` rows), long form."""
-        return where_all(self._table, False)
+        """The per-query rows (no `all` rows), long form. When every input's query ids had one integer type
+        (int64 user ids), they come back in that type, in numeric order; otherwise as text."""
+        if self.report.query_id_type is None:
+            return where_all(self._table, False)
+        import duckdb
+
+        from . import sqlgen
+
+        runs = sqlgen.literal(list(self.report.runs) or [""])
+        with duckdb.connect() as con:
+            con.register("result_rows", self._table)
+            return con.sql(
+                f"SELECT * REPLACE (CAST(query_id AS {self.report.query_id_type}) AS query_id) FROM "
+                "(SELECT *, row_number() OVER () AS row_order FROM result_rows WHERE query_id <> 'all') "
+                f"ORDER BY list_position({runs}, run_id), query_id, row_order").to_arrow_table().drop(["row_order"])
 
     def rows(self, per_query: bool = False) -> pa.Table:
         """The rows a report shows, long form: the `all` rows (the means), or with per_query all of them."""

@@ -286,7 +286,7 @@ class _BucketError(Exception):
 
 
 def _culprit(qrels, runs: dict, placeholder: str, measures, settings) -> str | None:
-    """Which input an error is about (every input of a bucket is labelled '<pyarrow Table>'): the first
+    """Which input an error is about (every input of a bucket is labelled '<pyarrow Table run>' or '... qrels>'): the first
     input that fails alone, the qrels with a placeholder run, then each run with the qrels, as the engine
     loads them. Only on the error path."""
     import pyarrow as pa
@@ -365,7 +365,7 @@ def _read(spark, source, kind: str):
     """(DataFrame, label): a DataFrame as it is; a name of the session's catalog; else a path."""
     DataFrame = _pyspark().sql.DataFrame
     if isinstance(source, DataFrame):
-        return source, "<Spark DataFrame>"
+        return source, f"<Spark DataFrame {kind}>"  # which argument, as the single-machine labels say
     if isinstance(source, Path):
         source = str(source)
     if not isinstance(source, str):
@@ -488,7 +488,8 @@ def _merge_reports(rows: list[dict], qrels_label: str, sources, run_names, missi
     if errors:
         first, source = errors[0]
         label = qrels_label if source is None else _label_of(source, sources, run_names)
-        message = first["message"].replace("<pyarrow Table>", f"{label} (query bucket {first['bucket']} of {buckets})")
+        message = re.sub(r"<pyarrow Table( run| qrels)?>", lambda _: f"{label} (query bucket {first['bucket']} of {buckets})",
+                         first["message"])
         raise _ERRORS.get(first["type"], SqlrankError)(message)
     report = Report(qrels_label=qrels_label, missing_policy=missing, depth=depth, duplicates_policy=duplicates)
     dropped = {name: 0 for name in run_names}
@@ -520,7 +521,7 @@ def _label_of(run_name: str, sources, run_names) -> str:
     for (_, label), names in zip(sources, _names_by_source(sources, run_names)):
         if run_name in names:
             return label
-    return "<Spark DataFrame>"
+    return "<Spark DataFrame run>"
 
 
 def _names_by_source(sources, run_names) -> list[list[str]]:

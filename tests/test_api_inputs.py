@@ -151,8 +151,10 @@ def test_integer_ids_match_string_ids(tmp_path):
 
 def test_leading_zero_ids_are_different_ids():
     # ids compare as text, byte for byte (trec_eval): '01' is not 1
+    with pytest.raises(EvaluationError, match="its 1 query, e.g. '1'; the qrels have e.g. '01'"):
+        sqlrank.evaluate({"01": {"A": 1}}, pd.DataFrame({"query_id": [1], "doc_id": ["A"], "score": [1.0]}), ["RR"])
     result = sqlrank.evaluate({"01": {"A": 1}}, pd.DataFrame({"query_id": [1], "doc_id": ["A"], "score": [1.0]}),
-                              ["RR"])
+                              ["RR"], allow_disjoint=True)
     assert result.summary == {"RR": 0.0}
     assert result.notices() == [
         "run 'run': 1 of 1 qrels queries have no documents (01): scored 0 (missing='zero')",
@@ -178,7 +180,7 @@ def test_missing_column_names_the_columns_found(tmp_path):
     run = pd.DataFrame(RUN_ROWS, columns=["topic", "document", "s"])
     with pytest.raises(InputError) as error:
         sqlrank.evaluate(DATA / "qrels.txt", run, ["AP"])
-    assert str(error.value) == ("<pandas DataFrame>: missing column 'query_id' (found topic, document, s); "
+    assert str(error.value) == ("<pandas DataFrame run>: missing column 'query_id' (found topic, document, s); "
                                 "pass query_col=<name> (CLI: --query-col <name>)")
     path = tmp_path / "run.csv"
     run.to_csv(path, index=False)
@@ -227,7 +229,7 @@ def test_result_is_readable():
     text = str(result)
     assert text.splitlines()[0].split() == ["measure", "bm25", "dense"]
     assert text.splitlines()[2].split()[0] == "nDCG@5"
-    assert f"{result.summary['dense']['AP']:.4f}" in text
+    assert f"{result.means['dense']['AP']:.4f}" in text
     html = result._repr_html_()
     assert html.startswith("<table>") and "<th>dense</th>" in html and "<td>AP</td>" in html
     assert repr(result).startswith("<sqlrank.Result 2 run(s), 2 measure(s)>")
@@ -243,7 +245,7 @@ def test_many_runs_equal_each_run_alone():
         alone = sqlrank.evaluate(DATA / "qrels.txt", path, MEASURES)
         mine = [row for row in together.to_arrow().to_pylist() if row["run_id"] == name]
         assert mine == alone.to_arrow().to_pylist()
-        assert together.summary[name] == alone.summary
+        assert together.means[name] == alone.summary
     # q1 of dense ranks A, B, C, G, E (docs/measures.md#e4, system 2): nDCG@5 = 0.8793791209851007
     dense_q1 = [r["value"] for r in together.per_query.to_pylist()
                 if (r["run_id"], r["query_id"], r["measure"]) == ("dense", "q1", "nDCG@5")]
@@ -277,8 +279,8 @@ def test_runs_come_in_the_order_given():
     given = {"zeta": DATA / "bm25.trec", "alpha": DATA / "dense.trec"}
     result = sqlrank.evaluate(DATA / "qrels.txt", given, ["AP"])
     assert result.runs == ["zeta", "alpha"]
-    assert list(result.summary) == ["zeta", "alpha"]
-    assert result.summary["zeta"]["AP"] == pytest.approx(0.5555555555555556, abs=1e-15)  # bm25, data/README.md
+    assert list(result.means) == ["zeta", "alpha"]
+    assert result.means["zeta"]["AP"] == pytest.approx(0.5555555555555556, abs=1e-15)  # bm25, data/README.md
     run_ids = result.to_arrow().column("run_id").to_pylist()
     assert run_ids == ["zeta"] * run_ids.count("zeta") + ["alpha"] * run_ids.count("alpha")
     assert str(result).splitlines()[0].split() == ["measure", "zeta", "alpha"]
@@ -302,7 +304,7 @@ def test_a_named_table_with_its_own_run_ids_is_ambiguous():
     with pytest.raises(EvaluationError) as error:
         sqlrank.evaluate(DATA / "qrels.txt", {"mine": stacked}, ["AP"])
     assert str(error.value) == (
-        "<pandas DataFrame>: has a run_id column and is also given the name 'mine'; pass it on its own "
+        "<pandas DataFrame run>: has a run_id column and is also given the name 'mine'; pass it on its own "
         "(run=table) to use its run_id column, or drop the column to call it by the name given"
     )
 
@@ -337,7 +339,7 @@ def test_load_run_applies_the_duplicates_policy():
     assert con.execute("SELECT * FROM run").fetchall() == [("q1", "A", 2.0)]
     # what evaluate() lists in Result.notices(), said here as a warning: the view alone would not show it
     assert [str(n.message) for n in notices] == [
-        "<pandas DataFrame>: 1 duplicate run row dropped, kept the highest score (duplicates='max')"]
+        "<pandas DataFrame run>: 1 duplicate run row dropped, kept the highest score (duplicates='max')"]
 
 
 def test_load_qrels_says_what_it_changed_and_only_then(tmp_path, recwarn):

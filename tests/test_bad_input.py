@@ -199,7 +199,7 @@ def test_nan_and_empty_scores_in_tables_are_refused_with_their_row(tmp_path, qre
     assert error_of(qrels, empty) == (f"{empty}: row 2: the score (column 'score') is empty; "
                                       "give every row a number")
     frame = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["a", "b"], "score": [None, 1.0]})
-    assert error_of(qrels, frame) == ("<pandas DataFrame>: row 1: the score (column 'score') is empty; "
+    assert error_of(qrels, frame) == ("<pandas DataFrame run>: row 1: the score (column 'score') is empty; "
                                       "give every row a number")
 
 
@@ -224,8 +224,8 @@ def test_exponent_forms_equal_plain_numbers(tmp_path, qrels):
 def test_dataframe_scores_that_are_not_numbers_are_refused_with_their_row(qrels, value):
     rows = {"query_id": ["q1", "q1"], "doc_id": ["a", "b"], "score": ["3", value]}
     relation = duckdb.sql(f"SELECT * FROM (VALUES ('q1', 'a', '3'), ('q1', 'b', '{value}')) t(query_id, doc_id, score)")
-    for source, label in [(pd.DataFrame(rows), "<pandas DataFrame>"), (pl.DataFrame(rows), "<polars DataFrame>"),
-                          (pa.table(rows), "<pyarrow Table>"), (relation, "<duckdb DuckDBPyRelation>")]:
+    for source, label in [(pd.DataFrame(rows), "<pandas DataFrame run>"), (pl.DataFrame(rows), "<polars DataFrame run>"),
+                          (pa.table(rows), "<pyarrow Table run>"), (relation, "<duckdb DuckDBPyRelation run>")]:
         assert error_of(qrels, source) == (f"{label}: row 2, column 'score': expected a number (score), "
                                            f"found '{value}'; fix the value")
 
@@ -283,33 +283,39 @@ def test_empty_label_is_refused_with_its_row(tmp_path, run):
 @pytest.mark.parametrize("content", [b"", b"\n\n", b"# only a comment\n", b"\xef\xbb\xbf\r\n"])
 def test_empty_trec_files_are_refused(tmp_path, qrels, run, content):
     empty = write(tmp_path, "empty.txt", content)
-    assert error_of(qrels, empty) == (f"{empty}: no run lines (the file is empty or only comments); expected "
-                                      "'301 Q0 FBIS3-10082 1 12.5 myrun' (qid Q0 docno rank score tag)")
+    # an empty run retrieved nothing: the missing policy scores every qrels query 0
+    assert evaluate(qrels, empty).summary == {"nDCG": 0.0, "AP": 0.0, "RR": 0.0, "P@2": 0.0}
     assert error_of(empty, run) == (f"{empty}: no qrels lines (the file is empty or only comments); expected "
                                     "'301 0 FBIS3-10082 1' (qid iter docno relevance)")
 
 
 def test_empty_tables_are_refused(tmp_path, qrels, run):
     header_only = write(tmp_path, "run.csv", "query_id,doc_id,score\n")
-    assert error_of(qrels, header_only) == f"{header_only}: no rows; expected rows of query_id, doc_id, score"
+    assert evaluate(qrels, header_only).notices()[0] == (
+        "run 'run': the run has no rows: every qrels query is scored 0 (missing='zero')")
     no_header = write(tmp_path, "nothing.csv", "")
     assert error_of(qrels, no_header) == (f"{no_header}: the first line is empty; a CSV file starts with a header "
                                           "line, e.g. query_id,doc_id,score")
     frame = pd.DataFrame({"query_id": pd.Series([], dtype=str), "doc_id": pd.Series([], dtype=str),
                           "relevance": pd.Series([], dtype=float)})
-    assert error_of(frame, run) == "<pandas DataFrame>: no rows; expected rows of query_id, doc_id, relevance"
+    assert error_of(frame, run) == ("<pandas DataFrame qrels>: no rows: the qrels are empty, so nothing can be "
+                                    "evaluated; expected rows of query_id, doc_id, relevance")
 
 
-def test_run_with_no_query_in_common_scores_zero_and_says_so(tmp_path, qrels):
+def test_run_with_no_query_in_common_is_refused_unless_allowed(tmp_path, qrels):
     run = write(tmp_path, "other.trec", "q9 Q0 a 1 3.0 r\n")
-    result = evaluate(qrels, run)
+    assert error_of(qrels, run, EvaluationError) == (
+        "run 'other': shares no query with the qrels (its 1 query, e.g. 'q9'; the qrels have e.g. 'q1'): it is most "
+        "likely not a run of these qrels, or its query ids are written otherwise; pass allow_disjoint=True (CLI: "
+        "--allow-disjoint) to evaluate it anyway")
+    result = evaluate(qrels, run, allow_disjoint=True)
     assert result.summary == {"nDCG": 0.0, "AP": 0.0, "RR": 0.0, "P@2": 0.0}
     assert result.notices() == [
         "run 'other': 2 of 2 qrels queries have no documents (q1, q2): scored 0 (missing='zero')",
         "run 'other': 1 query without judgments left out",
     ]
     with pytest.raises(EvaluationError, match=r"run 'other': .*qrels queries have no documents in the run \(q1, q2\)"):
-        evaluate(qrels, run, missing="error")
+        evaluate(qrels, run, missing="error", allow_disjoint=True)
 
 
 def test_query_whose_labels_are_all_negative_scores_zero(tmp_path, run):
@@ -391,7 +397,7 @@ def test_csv_ids_keep_their_spelling(tmp_path):
 def test_floating_point_id_columns_are_refused(qrels):
     frame = pd.DataFrame({"query_id": [1.0, None], "doc_id": ["a", "b"], "score": [1.0, 2.0]})
     assert error_of(qrels, frame) == (
-        "<pandas DataFrame>: column 'query_id' (query_id) has type DOUBLE, expected text or whole numbers: "
+        "<pandas DataFrame run>: column 'query_id' (query_id) has type DOUBLE, expected text or whole numbers: "
         "floating-point ids never match text ids (1.0 is not '1'); convert the column to int or str")
 
 
@@ -400,7 +406,7 @@ def test_empty_ids_are_refused_with_their_row(tmp_path, qrels):
     assert error_of(qrels, csv) == (f"{csv}: row 2: the query_id (column 'query_id') is empty; every row needs "
                                     "a query_id, a doc_id and a score")
     frame = pd.DataFrame({"query_id": ["q1"], "doc_id": [""], "score": [1.0]})
-    assert error_of(qrels, frame).startswith("<pandas DataFrame>: row 1: the doc_id (column 'doc_id') is empty")
+    assert error_of(qrels, frame).startswith("<pandas DataFrame run>: row 1: the doc_id (column 'doc_id') is empty")
 
 
 ODD_IDS = ["it's", 'say "hi"', "back\\slash", "semi;colon", "'; DROP TABLE run; --", "SELECT", "ünïcødé",
@@ -455,7 +461,7 @@ def test_missing_column_lists_the_columns_found_and_the_option(tmp_path, qrels):
         f"{tmp_path / 'run.parquet'}: missing column 'doc_id' (found query_id, document, score); "
         "pass doc_col=<name> (CLI: --doc-col <name>)")
     frame = pd.DataFrame({"query_id": ["q1"], "doc_id": ["a"]})
-    assert error_of(qrels, frame) == ("<pandas DataFrame>: missing column 'score' (found query_id, doc_id); "
+    assert error_of(qrels, frame) == ("<pandas DataFrame run>: missing column 'score' (found query_id, doc_id); "
                                       "pass score_col=<name> (CLI: --score-col <name>)")
 
 
@@ -467,11 +473,11 @@ def test_a_mapped_column_that_does_not_exist_is_named(tmp_path, qrels):
 
 @pytest.mark.parametrize("source, message", [
     (pd.DataFrame({"query_id": ["q1"], "doc_id": ["a"], "score": [pd.Timestamp("2024-01-01")]}),
-     "<pandas DataFrame>: column 'score' (score) has type TIMESTAMP, expected numbers; convert the column to float"),
+     "<pandas DataFrame run>: column 'score' (score) has type TIMESTAMP, expected numbers; convert the column to float"),
     (pa.table({"query_id": ["q1"], "doc_id": ["a"], "score": [b"\x01"]}),
-     "<pyarrow Table>: column 'score' (score) has type BLOB, expected numbers; convert the column to float"),
+     "<pyarrow Table run>: column 'score' (score) has type BLOB, expected numbers; convert the column to float"),
     (pd.DataFrame({"query_id": ["q1"], "doc_id": [["a"]], "score": [1.0]}),
-     "<pandas DataFrame>: column 'doc_id' (doc_id) has type VARCHAR[], expected text or whole numbers: "
+     "<pandas DataFrame run>: column 'doc_id' (doc_id) has type VARCHAR[], expected text or whole numbers: "
      "convert the column to str (or int)"),
 ], ids=["timestamp score", "binary score", "list id"])
 def test_columns_of_the_wrong_type_are_refused(qrels, source, message):

@@ -61,7 +61,7 @@ def test_cutoff_plot_carries_the_cutoffs_as_numbers(result):
     lines = figure.axes[0].get_lines()
     assert [line.get_label() for line in lines] == ["bm25", "short"]
     assert list(lines[0].get_xdata()) == [5, 10, 20]
-    assert list(lines[0].get_ydata()) == pytest.approx([result.summary["bm25"][m] for m in ("nDCG@5", "nDCG@10", "nDCG@20")])
+    assert list(lines[0].get_ydata()) == pytest.approx([result.means["bm25"][m] for m in ("nDCG@5", "nDCG@10", "nDCG@20")])
 
 
 def test_plot_errors_say_what_to_do(result):

@@ -120,8 +120,8 @@ def test_compare_takes_a_result(trec_data):
     result = sqlrank.evaluate(trec_data / "qrels.test", {"full": trec_data / "results.test",
                                                         "short": trec_data / "results.trunc"}, ["AP"])
     row = sqlrank.compare(result).row("short", "AP")
-    assert row["mean"] == pytest.approx(result.summary["short"]["AP"], abs=1e-12)
-    assert row["baseline_mean"] == pytest.approx(result.summary["full"]["AP"], abs=1e-12)
+    assert row["mean"] == pytest.approx(result.means["short"]["AP"], abs=1e-12)
+    assert row["baseline_mean"] == pytest.approx(result.means["full"]["AP"], abs=1e-12)
 
 
 def test_import_sqlrank_loads_no_numpy_scipy_or_matplotlib():

@@ -154,7 +154,7 @@ def test_many_runs_are_each_read_once(tmp_path):
     assert sum(parquet_scans(con, statement) for statement in evaluation) == 2  # one per file
     assert result.runs == ["bm25", "dense"]
     alone = sqlrank.evaluate(DATA / "qrels.txt", tmp_path / "dense.parquet", measures)
-    assert result.summary["dense"] == alone.summary
+    assert result.means["dense"] == alone.summary
 
 
 @pytest.mark.parametrize("measure", ["nDCG@10", "AP", "P@5"])

@@ -50,7 +50,7 @@ def test_result_runs_are_the_runs_with_rows(missing, runs):
     """Result.runs comes from the report, not from the table: it must name exactly the runs the table has,
     in its order (the order given). A run with no judged query has rows (all 0) under 'zero' and none under 'skip'."""
     result = sqlrank.evaluate(QRELS, {"unjudged": {"q9": {"A": 1.0}}, "judged": RUN_WITHOUT_Q3}, ["RR"],
-                              missing=missing)
+                              missing=missing, allow_disjoint=True)
     in_table = list(dict.fromkeys(result.to_arrow().column("run_id").to_pylist()))
     assert result.runs == in_table == runs
 
@@ -116,7 +116,7 @@ def test_duplicate_run_rows_are_an_error_by_default():
     with pytest.raises(InputError) as error:
         sqlrank.evaluate({"q1": {"A": 1, "B": 0}}, run_frame(DUPLICATE_RUN), ["RR"])
     assert str(error.value) == (
-        "<pandas DataFrame>: duplicate (query_id, doc_id) rows, e.g. query 'q1' doc 'B' (2 rows); each document "
+        "<pandas DataFrame run>: duplicate (query_id, doc_id) rows, e.g. query 'q1' doc 'B' (2 rows); each document "
         "may appear once per query. Remove them, or choose a policy: duplicates='first' or 'max' "
         "(CLI: --duplicates first|max)")
 
@@ -130,7 +130,7 @@ def test_duplicate_run_rows_first_or_max(policy, rr, kept):
     assert per_query(result, "RR") == {"q1": pytest.approx(rr, abs=1e-12)}
     assert per_query(result, "NumRet") == {"q1": 2.0}  # 3 rows, 2 documents
     assert result.notices() == [
-        f"<pandas DataFrame>: 1 duplicate run row dropped, kept the {kept} score (duplicates='{policy}')"]
+        f"<pandas DataFrame run>: 1 duplicate run row dropped, kept the {kept} score (duplicates='{policy}')"]
 
 
 # q1: A judged twice (0, then 2), B relevant. The run ranks A, then B.
@@ -140,7 +140,7 @@ DUPLICATE_QRELS = [("q1", "A", 0), ("q1", "B", 1), ("q1", "A", 2)]
 def test_duplicate_judgments_are_an_error_by_default():
     with pytest.raises(InputError) as error:
         sqlrank.evaluate(qrels_frame(DUPLICATE_QRELS), {"q1": {"A": 2.0, "B": 1.0}}, ["RR"])
-    assert str(error.value).startswith("<pandas DataFrame>: duplicate (query_id, doc_id) rows, e.g. query 'q1' "
+    assert str(error.value).startswith("<pandas DataFrame qrels>: duplicate (query_id, doc_id) rows, e.g. query 'q1' "
                                        "doc 'A' (2 rows)")
 
 
@@ -154,7 +154,7 @@ def test_duplicate_judgments_first_or_max(policy, rr, num_rel, kept):
     assert per_query(result, "RR") == {"q1": pytest.approx(rr, abs=1e-12)}
     assert per_query(result, "NumRel") == {"q1": num_rel}
     assert result.notices() == [
-        f"<pandas DataFrame>: 1 duplicate judgment row dropped, kept the {kept} label (duplicates='{policy}')"]
+        f"<pandas DataFrame qrels>: 1 duplicate judgment row dropped, kept the {kept} label (duplicates='{policy}')"]
 
 
 def test_duplicates_in_a_table_of_several_runs_are_counted_per_run():
@@ -165,7 +165,7 @@ def test_duplicates_in_a_table_of_several_runs_are_counted_per_run():
                             "score": [1.0, 2.0, 2.0, 1.0]})
     result = sqlrank.evaluate({"q1": {"A": 1, "B": 0}}, stacked, ["RR"])
     # run a ranks B, A -> 1/2; run b ranks A, B -> 1
-    assert result.summary == {"a": {"RR": 0.5}, "b": {"RR": 1.0}}
+    assert result.means == {"a": {"RR": 0.5}, "b": {"RR": 1.0}}
     assert result.notices() == []
 
 

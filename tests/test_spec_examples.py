@@ -322,8 +322,8 @@ def test_e4_through_evaluate_with_named_runs():
             for name, docs in E4_SYSTEMS.items()}
     result = sqlrank.evaluate(E4_QRELS, runs, ["nDCG@5", "nDCG(gain=exp)@5"])
     for system in E4_SYSTEMS:
-        assert result.summary[system]["nDCG@5"] == pytest.approx(E4_EXPECTED[(system, "linear")], abs=TOL)
-        assert result.summary[system]["nDCG(gain=exp)@5"] == pytest.approx(E4_EXPECTED[(system, "exp")], abs=TOL)
+        assert result.means[system]["nDCG@5"] == pytest.approx(E4_EXPECTED[(system, "linear")], abs=TOL)
+        assert result.means[system]["nDCG(gain=exp)@5"] == pytest.approx(E4_EXPECTED[(system, "exp")], abs=TOL)
 
 
 # playlist variant: binary relevance, natural log discount, cutoff 100.

@@ -30,6 +30,9 @@ def value_column(kind: str) -> str:
 def validate(con, loaded, kind: str) -> None:
     """One scan of `loaded.table`: rows exist; no empty ids; every value a number, not NaN (a label finite).
 
+    A run of one system may have no rows (it retrieved nothing): loaded.no_rows says so, and the
+    engine's missing policy decides; empty qrels, or a run_id table without rows, are refused.
+
     Otherwise the reader's explanation (loaded.explain) says which row is wrong.
     The same scan screens for duplicate (query_id, doc_id) pairs: when all the
     pairs' hashes differ, all the pairs differ, and resolve_duplicates() need
@@ -43,8 +46,12 @@ def validate(con, loaded, kind: str) -> None:
                                           bad_row(ids, value, finite=kind == "qrels"))
     except duckdb.Error as error:  # a view: a cast or a read fails only now
         raise loaded.explain(con, loaded, kind, error) from None
+    if total == 0 and kind == "run" and "run_id" not in loaded.columns:
+        loaded.no_rows = True  # a system that retrieved nothing: the missing policy decides (engine)
+        return
     if total == 0:
-        empty = loaded.empty or f"no rows; expected rows of query_id, doc_id, {value}"
+        what = ": the qrels are empty, so nothing can be evaluated" if kind == "qrels" else ""
+        empty = loaded.empty or f"no rows{what}; expected rows of query_id, doc_id, {value}"
         raise InputError(f"{loaded.label}: {empty}")
     if bad:
         raise loaded.explain(con, loaded, kind, None)
@@ -74,9 +81,14 @@ def resolve_duplicates(con, loaded, kind: str, policy: str) -> int:
         return 0
     if policy == "error":
         shown = ", ".join(f"query {q!r} doc {d!r} ({n} rows)" for q, d, n in examples)
+        several = ""
+        if kind == "run" and not has_run_id and loaded.other_columns:
+            several = ("; if one column names the system of each row (a table of several runs), pass run_col=<name> "
+                       f"(CLI: --run-col <name>); other columns: {', '.join(loaded.other_columns[:5])}")
         raise InputError(
             f"{loaded.label}: duplicate (query_id, doc_id) rows, e.g. {shown}; each document may appear once "
             "per query. Remove them, or choose a policy: duplicates='first' or 'max' (CLI: --duplicates first|max)"
+            + several
         )
     order = "input_order" if policy == "first" else f"{value_column(kind)} DESC"
     before = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]

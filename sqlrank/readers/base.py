@@ -74,6 +74,9 @@ class Loaded:
     columns: dict[str, str] = field(default_factory=dict)  # canonical name -> the input's column
     notes: list[str] = field(default_factory=list)  # things the user should be told (Report.notices)
     empty: str | None = None  # what an input without rows is told, when not "no rows; expected ..."
+    other_columns: list[str] = field(default_factory=list)  # a table's columns that were not mapped
+    no_rows: bool = False  # a run without rows (checks.validate): it retrieved nothing
+    query_id_type: str | None = None  # the DuckDB type of the input's query id column, when it had one
     # False once the checks have seen every (query_id, doc_id) pair hash to a different value
     may_have_duplicates: bool = True
     # a view reading its input in place (Parquet, a DataFrame): each later read reads the input again

@@ -17,19 +17,22 @@ from ..result import Report
 from . import files
 from .registry import load, run_name_suffixes
 from .trec import run_tag
+from .tables import INTEGER_TYPES
 
 QRELS_TABLE = "sqlrank_qrels"
 
 
 def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str = "error", missing: str = "zero",
-                depth: int | None = None) -> Report:
+                depth: int | None = None, own: dict[str, dict[str, str]] | None = None) -> Report:
     """Load the qrels into QRELS_TABLE and every run into a table of its own; a Report of what was read.
 
     run: one source, a list of sources (named after their files) or a dict {name: source}.
     columns: the canonical column names (query_id, doc_id, score, relevance) -> the inputs' own, or None.
+    own: {'qrels': {...}, 'run': {...}}, one input's own column names, which win over `columns`.
     duplicates: the policy for repeated (query_id, doc_id) rows; missing and depth are recorded in the Report.
     """
-    qrels_columns = {k: v for k, v in columns.items() if k != "score"}
+    own = own or {}
+    qrels_columns = {k: v for k, v in columns.items() if k != "score"} | own.get("qrels", {})
     loaded_qrels = load(con, qrels, QRELS_TABLE + "_source", "qrels", qrels_columns)
     dropped_qrels = resolve_duplicates(con, loaded_qrels, "qrels", duplicates)
     # the qrels are small and read by several parts of the statement: keep one copy
@@ -42,10 +45,12 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
     report = Report(qrels_label=loaded_qrels.label, missing_policy=missing, qrels_duplicates_dropped=dropped_qrels,
                     depth=depth, duplicates_policy=duplicates)
     report.input_notes += loaded_qrels.notes  # e.g. TREC labels cut to integers, as trec_eval does
-    run_columns = {k: v for k, v in columns.items() if k != "relevance"}
+    run_columns = {k: v for k, v in columns.items() if k != "relevance"} | own.get("run", {})
+    run_types = []
     for number, (name, source, explicit) in enumerate(named_runs(run)):
         loaded = load(con, source, f"sqlrank_run_{number}", "run", run_columns)
         dropped = resolve_duplicates(con, loaded, "run", duplicates)
+        run_types.append(loaded.query_id_type)
         table = sqlgen.identifier(loaded.table)
         has_run_id = "run_id" in [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()]
         if has_run_id and explicit:
@@ -53,13 +58,26 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
         # a table's own run_id column wins over a name made up from its file name
         report.run_tables.append((None if has_run_id else (name or "run"), loaded.table))
         report.run_sources.append((None if has_run_id else name, loaded.label, dropped))
+        if loaded.no_rows:
+            report.empty_runs.append(name or "run")
+        # a table's doc_id column, named when a run matches no judgment (TREC files and dicts have no choice)
+        chose = loaded.fmt != "trec" and not loaded.label.startswith("<dict")
+        report.doc_columns[loaded.table] = loaded.columns.get("doc_id") if chose else None
         report.input_notes += loaded.notes
         if loaded.fmt == "trec" and not has_run_id:  # trec_eval's runid: the tag of the run's first line
             report.run_tags[name or "run"] = run_tag(loaded.path, loaded.compression)
         report.run_inputs.append(loaded)
     if len(report.run_tables) > 1:
         _check_distinct_run_names(con, report.run_tables)
+    report.query_id_type = _common_integer_type([loaded_qrels.query_id_type, *run_types])
     return report
+
+
+def _common_integer_type(types: list[str | None]) -> str | None:
+    """The integer type all the inputs' query ids had, to give them back in it; None when any was text or differed."""
+    if len(set(types)) == 1 and types[0] in INTEGER_TYPES:
+        return types[0]
+    return None
 
 
 def run_name(source, index: int) -> str:
@@ -101,11 +119,9 @@ def named_twice(label: str, name: str) -> EvaluationError:
 
 def named_runs(run):
     """[(name or None, source, named by the user)]: a dict names its runs; paths are named after their file stem."""
-    if isinstance(run, dict) and run and not _is_dict_of_runs(run):
-        return [(None, run, False)]  # pytrec_eval shape {qid: {docid: score}}
+    if isinstance(run, dict) and not _is_dict_of_runs(run):
+        return [(None, run, False)]  # pytrec_eval shape {qid: {docid: score}}; {} is a run that retrieved nothing
     if isinstance(run, dict):
-        if not run:
-            raise EvaluationError("no runs given: the dict of runs is empty")
         return [(str(name), source, True) for name, source in run.items()]
     if isinstance(run, (list, tuple)):
         if not run:

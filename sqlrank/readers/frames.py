@@ -1,8 +1,10 @@
-"""Tables in memory: pandas and polars DataFrames, pyarrow Tables, DuckDB relations.
+"""Tables in memory: pandas and polars DataFrames (and LazyFrames), pyarrow Tables, RecordBatchReaders and
+Datasets, DuckDB relations.
 
 DuckDB scans pandas and pyarrow objects in place (a view over the registered
-object, no copy); polars DataFrames and DuckDB relations are handed over as
-Arrow tables. Columns are mapped as for files (tables.py).
+object, no copy; a pyarrow Dataset is scanned from its files); polars DataFrames
+and DuckDB relations are handed over as Arrow tables, a LazyFrame once collected
+and a RecordBatchReader once read (a stream cannot be scanned twice). Columns are mapped as for files (tables.py).
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from .base import Loaded, Reader
 EXPLAIN = tables.explainer()
 
 
-def label_of(source) -> str:
-    """How messages name an object: `<pandas DataFrame>`, `<pyarrow Table>`..."""
-    return f"<{type(source).__module__.split('.')[0]} {type(source).__name__}>"
+def label_of(source, kind: str | None = None) -> str:
+    """How messages name an object: `<pandas DataFrame>`, `<pyarrow Table run>` (which argument it was)..."""
+    role = f" {kind}" if kind else ""
+    return f"<{type(source).__module__.split('.')[0]} {type(source).__name__}{role}>"
 
 
 def accepts(source) -> bool:
@@ -28,11 +31,13 @@ def accepts(source) -> bool:
 
 
 def read(con, source, table: str, kind: str, columns: dict, label: str | None = None) -> Loaded:
-    label = label or label_of(source)
+    label = label or label_of(source, kind)
     data_name = table + "_data"
     try:
         if isinstance(source, duckdb.DuckDBPyRelation):
             source = source.to_arrow_table() if hasattr(source, "to_arrow_table") else source.arrow()
+        elif type(source).__name__ == "LazyFrame":  # polars: the query plan runs once, here
+            source = source.collect().to_arrow()
         elif type(source).__module__.startswith("polars"):
             source = source.to_arrow()
         elif type(source).__name__ == "RecordBatchReader":  # read once here: the checks and the measures scan it again

@@ -26,15 +26,17 @@ from .base import Explain, Loaded, canonical_columns, create
 # common spellings of the canonical columns in the wild (ir_measures, ranx, pandas users)
 _COLUMN_SYNONYMS = {
     "query_id": ("query_id", "qid", "query", "q_id", "user_id", "user"),
-    "doc_id": ("doc_id", "docid", "docno", "doc", "item_id", "item", "pid"),
+    # docno before docid: PyTerrier frames carry both, docno the collection's id and docid Terrier's internal number
+    "doc_id": ("doc_id", "docno", "docid", "doc", "item_id", "item", "pid"),
     "score": ("score", "sim", "similarity", "prediction", "rating"),
-    "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement"),
+    "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "rating", "target"),
 }
-_OPTION = {"query_id": "query_col", "doc_id": "doc_col", "score": "score_col", "relevance": "relevance_col"}
-_INTEGER_TYPES = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",
+_OPTION = {"query_id": "query_col", "doc_id": "doc_col", "score": "score_col", "relevance": "relevance_col",
+           "run_id": "run_col"}
+INTEGER_TYPES = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",
                   "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"}
-_ID_TYPES = _INTEGER_TYPES | {"VARCHAR", "UUID", '"NULL"', "NULL"}
-_VALUE_TYPES = _INTEGER_TYPES | {"FLOAT", "DOUBLE", "BOOLEAN", "VARCHAR", '"NULL"', "NULL"}
+_ID_TYPES = INTEGER_TYPES | {"VARCHAR", "UUID", '"NULL"', "NULL"}
+_VALUE_TYPES = INTEGER_TYPES | {"FLOAT", "DOUBLE", "BOOLEAN", "VARCHAR", '"NULL"', "NULL"}
 
 
 def load_relation(con, loaded: Loaded, relation: str, kind: str, columns: dict, materialize: bool) -> Loaded:
@@ -79,18 +81,25 @@ def canonical_select(found: list[tuple[str, str]], kind: str, columns: dict, loa
             raise InputError(
                 f"{label}: missing column '{shorten(column or canonical)}' "
                 f"(found {shorten(', '.join(names), 200) or 'no columns'}); "
-                f"pass {option}=<name> (CLI: --{option.replace('_', '-')} <name>)"
+                f"pass {option}=<name> (CLI: --{option.replace('_', '-')} <name>){_swapped(names, kind, columns)}"
             )
         _check_type(label, canonical, column, types[column])
         loaded.columns[canonical] = column
+        if canonical == "query_id":
+            loaded.query_id_type = types[column]
         if canonical in ("query_id", "doc_id"):
             parts.append(f"CAST({sqlgen.identifier(column)} AS VARCHAR) AS {canonical}")
         else:
             parts.append(f"{value_sql(sqlgen.identifier(column), types[column], canonical)} AS {canonical}")
-    run_id = _matching(names, "run_id")  # recognised in any case, as the other columns are (_guess)
-    if kind == "run" and run_id is not None:
-        loaded.columns["run_id"] = run_id
-        parts.append(f"CAST({sqlgen.identifier(run_id)} AS VARCHAR) AS run_id")
+    run_column = columns.get("run_id") if kind == "run" else None
+    if run_column is not None and run_column not in types:
+        raise InputError(f"{label}: missing column '{shorten(run_column)}' (found {shorten(', '.join(names), 200)}); "
+                         "pass run_col=<name> (CLI: --run-col <name>)")
+    run_column = run_column or _matching(names, "run_id")  # recognised in any case, as the other columns are (_guess)
+    if kind == "run" and run_column is not None:
+        loaded.columns["run_id"] = run_column
+        parts.append(f"CAST({sqlgen.identifier(run_column)} AS VARCHAR) AS run_id")
+    loaded.other_columns = [name for name in names if name not in loaded.columns.values()]
     return ", ".join(parts)
 
 
@@ -121,6 +130,17 @@ def inexact_integer(where: str, value, value_name: str) -> InputError:
     return InputError(f"{where}: the {value_name} {value} is a whole number beyond 2^53 ({EXACT_INTEGER_LIMIT}), "
                       "which a double cannot hold exactly, so it could tie with another; rescale the scores (e.g. "
                       "subtract their minimum, or divide them) or give them as floating-point numbers")
+
+
+def _swapped(names: list[str], kind: str, columns: dict) -> str:
+    """The hint for a run given as the qrels (or the other way round): its value column has the other's name."""
+    if columns.get("score" if kind == "run" else "relevance") is not None:
+        return ""  # the user named the column: it is not a guess gone wrong
+    other, looks_like = ("relevance", "qrels") if kind == "run" else ("score", "a run")
+    column = _guess(names, other)
+    if column is None:
+        return ""
+    return f"; this looks like {looks_like} (a {other} column '{shorten(column)}'): the qrels come first, then the run"
 
 
 def _check_type(label: str, canonical: str, column: str, duck_type: str) -> None:
