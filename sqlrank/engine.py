@@ -128,12 +128,11 @@ def evaluate(
     columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col},
                "qrels": column_mapping("qrels", qrels_columns),
                "run": ({"run_id": run_col} if run_col else {}) | column_mapping("run", run_columns)}
-    if connection is not None:
-        _check_connection(connection)
-    con = connection or connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory)
-    with _using(connection):
+    with _using(connection):  # first: a second thread is told so before it touches the busy connection
         if connection is not None:
-            install(con)
+            _check_connection(connection)
+            install(connection)
+        con = connection or connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory)
         return _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only,
                          aggregates, columns, allow_disjoint)
 
@@ -248,7 +247,7 @@ _IN_USE_LOCK = threading.Lock()
 
 
 def _check_connection(connection) -> None:
-    if not isinstance(connection, duckdb.DuckDBPyConnection):
+    if not callable(getattr(connection, "execute", None)):  # a DuckDB connection, or a wrapper of one
         raise EvaluationError("connection must be a DuckDB connection (duckdb.connect() or sqlrank.connect()), "
                               f"got {type(connection).__name__} {connection!r}")
     try:

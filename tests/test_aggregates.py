@@ -33,7 +33,7 @@ def test_std_stderr_median_against_the_statistics_module():
             assert values[(run, measure, "std_population")] == pytest.approx(statistics.pstdev(scores), abs=1e-12)
     # in the result's order: run by run, measure by measure, aggregate by aggregate as asked
     assert list(values)[:5] == [("x", "RR", a) for a in SPREADS] + [("x", "P@1", "std")]
-    assert result.summary["x"]["RR"] == pytest.approx(1.75 / 4)  # the means are unchanged
+    assert result.means["x"]["RR"] == pytest.approx(1.75 / 4)  # the means are unchanged
 
 
 def test_skipped_queries_are_not_in_the_spread():

@@ -412,8 +412,8 @@ def test_both_commands_work_in_the_connection_made_for_them_and_close_it(files, 
     made, judged = [], []
     original_connect, original_evaluate = cli._connect, sqlrank.evaluate
 
-    def connect(*args):
-        made.append(original_connect(*args))
+    def connect(*args, **kwargs):
+        made.append(original_connect(*args, **kwargs))
         return made[-1]
 
     def evaluate(*args, **kwargs):
@@ -535,7 +535,8 @@ def test_measures_lists_the_registry():
         for parameter in definition.params:
             assert f"{parameter}={PARAMETERS[parameter].default}" in block.group(0)
     for parameter in PARAMETERS.values():
-        assert re.search(rf"^  {parameter.name} +{re.escape('|'.join(parameter.choices) or 'a number')} "
+        kind = "a list of numbers" if isinstance(parameter.default, tuple) else "a number"
+        assert re.search(rf"^  {parameter.name} +{re.escape('|'.join(parameter.choices) or kind)} "
                          rf"\(default {re.escape(str(parameter.default))}\): {re.escape(parameter.help)}$", text, re.M)
 
 

@@ -89,11 +89,11 @@ def test_duplicate_column_names_are_refused_naming_the_column(tmp_path):
         f"{tmp_path / 'run.parquet'}: the Parquet schema names the column 'query_id' twice (columns 1 and 4); "
         "give each column its own name: rename or remove one")
     assert refusal(qrels, table) == (
-        "<pyarrow Table>: the table names the column 'query_id' twice (columns 1 and 4); give each column its "
+        "<pyarrow Table run>: the table names the column 'query_id' twice (columns 1 and 4); give each column its "
         "own name: rename or remove one")
     frame = pd.DataFrame([["q1", "a", 3.0, "q2"]], columns=["query_id", "doc_id", "score", "query_id"])
     assert refusal(qrels, frame) == (
-        "<pandas DataFrame>: the table names the column 'query_id' twice (columns 1 and 4); give each column its "
+        "<pandas DataFrame run>: the table names the column 'query_id' twice (columns 1 and 4); give each column its "
         "own name: rename or remove one")
 
 
@@ -109,7 +109,7 @@ def test_digit_separators_are_refused_in_every_format(tmp_path):
         "(a digit separator '_' is not part of a number, as in TREC files)")
     frame = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["a", "b"], "score": ["3", "1_0"]})
     assert refusal(qrels, frame) == (
-        "<pandas DataFrame>: row 2, column 'score': expected a number (score), found '1_0'; fix the value "
+        "<pandas DataFrame run>: row 2, column 'score': expected a number (score), found '1_0'; fix the value "
         "(a digit separator '_' is not part of a number, as in TREC files)")
     csv_qrels = write(tmp_path, "qrels.csv", "query_id,doc_id,relevance\nq1,a,1_0\n")
     assert refusal(csv_qrels, write(tmp_path, "ok.trec", RUN)).startswith(
@@ -154,7 +154,7 @@ def test_non_finite_labels_are_refused_naming_the_input_row_and_query(tmp_path):
         "be a finite number: fix the label")
     frame = pd.DataFrame({"qid": ["q1", "q1"], "docno": ["a", "b"], "label": [1.0, -math.inf]})
     assert refusal(frame, run) == (
-        "<pandas DataFrame>: row 2 (query 'q1'), column 'label': the relevance is infinite ('-inf'); a label "
+        "<pandas DataFrame qrels>: row 2 (query 'q1'), column 'label': the relevance is infinite ('-inf'); a label "
         "must be a finite number: fix the label")
     assert refusal({"q1": {"a": math.inf}}, run).startswith(
         "<dict qrels>: row 1 (query 'q1'), column 'relevance': the relevance is infinite ('inf')")

@@ -162,7 +162,7 @@ def test_the_dataframe_is_the_long_table_with_all_rows(spark):
     result = sqlrank_spark.evaluate(frame(spark, qrels), frame(spark, run), ["AP", "NumRel"], spark=spark)
     assert result.dataframe.columns == ["run_id", "query_id", "measure", "value"]
     means = {(r.run_id, r.measure): r.value for r in result.dataframe.filter("query_id = 'all'").collect()}
-    single = sqlrank.evaluate(qrels, run, ["AP", "NumRel"]).summary
+    single = sqlrank.evaluate(qrels, run, ["AP", "NumRel"]).means
     assert means.keys() == {(run_id, m) for run_id in single for m in ("AP", "NumRel")}
     for (run_id, measure), value in means.items():
         assert value == pytest.approx(single[run_id][measure], rel=REL_TOL)
