@@ -23,14 +23,17 @@ from __future__ import annotations
 import duckdb
 
 from . import sqlgen
-from .errors import EvaluationError, SqlrankError, first_line, out_of_memory
+from .errors import EvaluationError, MeasureError, SqlrankError, first_line, out_of_memory
 from .macros import connect, install
 from .measures import Measure, parse_all
 from .readers import QRELS_TABLE, load_inputs
+from .registry import REGISTRY
 from .result import Report, Result, RunReport
 
 MISSING_POLICIES = ("zero", "skip", "error")
 SCORE_PRECISIONS = ("double", "float32")
+# how documents of equal score are ordered (docs/tie-policies.md); sql/11_judged_ranking.sql orders them
+TIE_POLICIES = ("trec", "docid_asc", "optimistic", "pessimistic", "average")
 JUDGED_TABLE = "sqlrank_judged"
 
 
@@ -44,6 +47,7 @@ def evaluate(
     duplicates: str = "error",
     depth: int | None = None,
     score_precision: str = "double",
+    ties: str = "trec",
     query_col: str | None = None,
     doc_col: str | None = None,
     score_col: str | None = None,
@@ -70,6 +74,9 @@ def evaluate(
         "first" or the "max".
     depth: keep the top `depth` documents of each ranking (trec_eval -M).
     score_precision: "double", or "float32" to reproduce pytrec_eval ties.
+    ties: the order of documents with equal scores: "trec" (doc id descending, trec_eval),
+        "docid_asc", "optimistic" / "pessimistic" (higher / lower labels first), or "average"
+        (each measure's expected value over the orderings of every tie group); docs/tie-policies.md.
     query_col, doc_col, score_col, relevance_col: the input's column names, when
         they are not the canonical ones or a common spelling (qid, docno, label, ...).
     threads, memory_limit, temp_directory: DuckDB settings of the connection made here.
@@ -82,6 +89,9 @@ def evaluate(
     parsed = parse_all(measures, rel=rel)
     _check_choice("missing", missing, MISSING_POLICIES)
     _check_choice("score_precision", score_precision, SCORE_PRECISIONS)
+    _check_choice("ties", ties, TIE_POLICIES)
+    if ties == "average":
+        _check_average(parsed, depth)
     if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
         raise EvaluationError(f"depth must be a whole number >= 1, got {depth!r}")
     con = connection or connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory)
@@ -91,30 +101,35 @@ def evaluate(
     try:
         report = load_inputs(con, qrels, run, mapping, duplicates, missing, depth)
         for statement in _judged_sql(report.run_tables, ranking_depth(parsed, depth), score_precision,
-                                     reads_zero_labels(parsed), reads_negative_labels(parsed)):
+                                     reads_zero_labels(parsed), reads_negative_labels(parsed), ties):
             con.execute(statement)
         _report_coverage(con, report)
+        if ties != "trec":  # trec's output and cost stay what they were: the notice comes with a chosen policy
+            report.ties = ties
+            report.tie_groups = tie_groups(con, report.run_tables, score_precision)
         if missing == "error":
             _refuse_missing(report)
         # the report holds the runs in their final order (_report_coverage): the rows follow it
-        table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs))).to_arrow_table()
+        table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), ties=ties)).to_arrow_table()
     except duckdb.Error as error:
         raise out_of_memory(error) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
     return Result(table, parsed, report)
 
 
 def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = JUDGED_TABLE,
-                 qrels: str = QRELS_TABLE, run_order: list[str] | None = None) -> str:
+                 qrels: str = QRELS_TABLE, run_order: list[str] | None = None, ties: str = "trec") -> str:
     """The one statement computing every measure at every cutoff from the judged table.
 
     Each query's ranking (sqlrank.rankings) gets one list of values, one scalar measure macro
     per measure asked for, in that order; only those rows are sorted (one per query), the `all`
     rows aggregate each measure as its registry entry says, adding in query order, and the long
     table is unnested from the lists in order. Rows come run by run, in `run_order` (by run_id
-    without one), each run's per-query rows by query_id and then its `all` rows.
+    without one), each run's per-query rows by query_id and then its `all` rows. ties='average'
+    reads the judged table of sqlrank.tie_groups and calls each measure's expectation.
     """
-    rankings = sqlgen.call("sqlrank.rankings", sqlgen.literal(qrels), sqlgen.literal(judged), missing=missing)
-    values = _measure_values(measures)
+    source = "sqlrank.tied_rankings" if ties == "average" else "sqlrank.rankings"
+    rankings = sqlgen.call(source, sqlgen.literal(qrels), sqlgen.literal(judged), missing=missing)
+    values = _measure_values(measures, average=ties == "average")
     names = sqlgen.literal([str(m) for m in measures])
     aggregates = sqlgen.literal([m.definition.aggregate for m in measures])
     given = ""
@@ -156,7 +171,7 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
 DIRECT_CALLS_UP_TO = 32
 
 
-def _measure_values(measures: list[Measure]) -> str:
+def _measure_values(measures: list[Measure], average: bool = False) -> str:
     """One list of every measure's value for a query's `ranking`, in the order asked for.
 
     Up to DIRECT_CALLS_UP_TO measures, one call of its scalar macro each. Past that, each measure
@@ -166,7 +181,7 @@ def _measure_values(measures: list[Measure]) -> str:
     cutoff, which is why short lists keep the direct calls.
     """
     if len(measures) <= DIRECT_CALLS_UP_TO:
-        return "[" + ", ".join(_measure_call(m, sqlgen.literal(m.k)) for m in measures) + "]"
+        return "[" + ", ".join(_measure_call(m, sqlgen.literal(m.k), average) for m in measures) + "]"
     groups: dict[tuple, list[int]] = {}
     for ordinal, measure in enumerate(measures):
         groups.setdefault((measure.definition.name, measure.params), []).append(ordinal)
@@ -174,35 +189,47 @@ def _measure_values(measures: list[Measure]) -> str:
     for ordinals in groups.values():
         cutoffs = sqlgen.literal([measures[ordinal].k for ordinal in ordinals])
         calls.append(f"list_transform({cutoffs}, lambda sqlrank_cutoff: "
-                     f"{_measure_call(measures[ordinals[0]], 'sqlrank_cutoff')})")
+                     f"{_measure_call(measures[ordinals[0]], 'sqlrank_cutoff', average)})")
         order += ordinals
     # the groups' values, flattened, put back in the order asked for (list positions count from 1)
     position = {ordinal: number for number, ordinal in enumerate(order, start=1)}
     return f"list_select(flatten([{', '.join(calls)}]), {sqlgen.literal([position[o] for o in range(len(measures))])})"
 
 
-def _measure_call(measure: Measure, cutoff: str) -> str:
-    """`sqlrank.measure_ndcg(ranking, 10, 'linear', ...)`: the scalar macro, its parameters in registry order."""
+def _measure_call(measure: Measure, cutoff: str, average: bool = False) -> str:
+    """`sqlrank.measure_ndcg(ranking, 10, 'linear', ...)`: the scalar macro, its parameters in registry order.
+
+    average: the measure's expectation over tie orderings, `sqlrank.average_ndcg(...)`, where the
+    registry has one (a measure that does not read the order keeps its own macro).
+    """
     arguments = [sqlgen.literal(measure.param(name)) for name in measure.definition.params]
-    return sqlgen.call(f"sqlrank.measure_{measure.definition.macro}", "ranking", cutoff, *arguments)
+    prefix = "average" if average and measure.definition.ties_average == "average" else "measure"
+    return sqlgen.call(f"sqlrank.{prefix}_{measure.definition.macro}", "ranking", cutoff, *arguments)
 
 
 def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision: str,
-                zero_labels: bool = True, negative_labels: bool = False) -> list[str]:
+                zero_labels: bool = True, negative_labels: bool = False, ties: str = "trec") -> list[str]:
     """The statements that read the runs: each run ranked and judged once, stacked with its run_id.
 
     Runs are ranked one by one rather than as one table with a run_id column:
     partitioning by query_id alone is DuckDB's fastest window, and the windows
     of one UNION ALL run one after the other with less parallelism than
     separate statements (docs/performance.md). A table that brings its own
-    run_id column keeps it.
+    run_id column keeps it. ties other than 'trec' are passed on (the default keeps the trec
+    call's text as it was); 'average' keeps tie groups (sqlrank.tie_groups) and no depth.
     """
     statements = []
     for number, (run_id, table) in enumerate(run_tables):
         # run_id None: the table names its own runs in a run_id column; otherwise it holds one run
-        call = sqlgen.call("sqlrank.judged_ranking", sqlgen.literal(QRELS_TABLE), sqlgen.literal(table), depth=depth,
-                           score_precision=score_precision, one_run=run_id is not None, zero_labels=zero_labels,
-                           negative_labels=negative_labels)
+        policy = {} if ties == "trec" else {"ties": ties}
+        if ties == "average":
+            call = sqlgen.call("sqlrank.tie_groups", sqlgen.literal(QRELS_TABLE), sqlgen.literal(table),
+                               score_precision=score_precision, one_run=run_id is not None, zero_labels=zero_labels,
+                               negative_labels=negative_labels)
+        else:
+            call = sqlgen.call("sqlrank.judged_ranking", sqlgen.literal(QRELS_TABLE), sqlgen.literal(table),
+                               depth=depth, score_precision=score_precision, one_run=run_id is not None,
+                               zero_labels=zero_labels, negative_labels=negative_labels, **policy)
         label = "" if run_id is None else f"{sqlgen.literal(run_id)} AS run_id, "
         select = f"SELECT {label}* FROM {call}"
         if number == 0:
@@ -252,6 +279,42 @@ def reads_negative_labels(measures: list[Measure]) -> bool:
 def _needs(measures: list[Measure]) -> set[str]:
     """What the measures asked for, with their parameters, need from the one pass (the registry's `needs`)."""
     return {need for m in measures for need in m.definition.needs_for(dict(m.params))}
+
+
+def _check_average(measures: list[Measure], depth: int | None) -> None:
+    """ties='average' only for the measures whose expectation sqlrank computes (the registry's ties_average)."""
+    supported = [m.name for m in REGISTRY.values() if m.ties_average]
+    for measure in measures:
+        definition = measure.definition
+        unless = [f"{name}={value}" for name, value in definition.ties_average_unless
+                  if dict(measure.params).get(name) == value]
+        if definition.ties_average is None or unless:
+            what = f"{definition.name}({unless[0]})" if unless else definition.name
+            raise MeasureError(f"ties='average' is not defined yet for {what} (asked as '{measure}'); use it with "
+                               f"{', '.join(supported)}, or another ties policy (trec, docid_asc, optimistic, "
+                               "pessimistic) for this measure")
+    if depth is not None:
+        raise EvaluationError("ties='average' does not take a depth yet (a tie group across the depth would be "
+                              "cut in one ordering and not in another); leave depth out, or use @k cutoffs")
+
+
+def tie_groups(con, run_tables: list[tuple[str | None, str]], score_precision: str) -> dict[str, tuple[int, int]]:
+    """Per run: how many groups of two or more equally scored documents a query had, and how many documents they held.
+
+    Equal as the ranking compares them (score_precision). One grouped count over each run table: a notice
+    that tells the user whether the tie policy can change a number at all.
+    """
+    found: dict[str, tuple[int, int]] = {}
+    for run_id, table in run_tables:
+        name = "run_id" if run_id is None else sqlgen.literal(run_id)
+        keys = "run_id, query_id" if run_id is None else "query_id"
+        score = sqlgen.call("sqlrank.ranking_score", "score", score_precision=score_precision)
+        rows = con.execute(
+            f"SELECT run, count(*), sum(tied) FROM ("
+            f"  SELECT {name} AS run, count(*) AS tied FROM sqlrank.run_rows({sqlgen.literal(table)})"
+            f"  GROUP BY {keys}, {score} HAVING count(*) > 1) GROUP BY run").fetchall()
+        found.update({run: (groups, int(documents)) for run, groups, documents in rows})
+    return found
 
 
 def _check_choice(name: str, value, allowed) -> None:

@@ -59,6 +59,14 @@ AGGREGATES = ("mean", "sum", "gm")
 #   negative_labels     the judgments with a negative label (in the pool but unjudged: infAP, Judged)
 NEEDS = ("whole_ranking", "judged_nonrelevant", "negative_labels")
 
+# What a measure is under ties='average', the expectation over the orderings of each tie group
+# (docs/tie-policies.md):
+#   average  sqlrank.average_<macro> (sql/30_tie_average.sql) computes the expectation in closed form
+#   same     the measure does not read the order (counts of the whole list, num_ret), so its own macro
+#            gives the expectation from the tie groups' struct too
+#   None     not defined yet: evaluating it with ties='average' is a MeasureError naming it
+TIES_AVERAGE = ("average", "same")
+
 
 @dataclass(frozen=True)
 class MeasureDef:
@@ -81,6 +89,9 @@ class MeasureDef:
     # the parameter that `@x` and trec_eval's `family_x` set when x is a real number, not a cutoff
     # (IPrec@0.1 is IPrec(recall=0.1), trec_eval's iprec_at_recall_0.10); such a measure has no @k
     at: str | None = None
+    ties_average: str | None = None  # one of TIES_AVERAGE, or None
+    # parameter values under which the average is not defined even so: (("denominator", "retrieved"),)
+    ties_average_unless: tuple[tuple[str, object], ...] = ()
 
     def needs_for(self, params: dict) -> set[str]:
         """What this measure, with these parameter values, needs from the ranking pass."""
@@ -99,37 +110,43 @@ REGISTRY: dict[str, MeasureDef] = {
     for m in (
         MeasureDef("nDCG", "ndcg", "DCG@k / IDCG@k; 0 when IDCG@k = 0", ("gain", "discount", "base", "ideal"),
                    needs_when={("ideal", "run"): ("whole_ranking",)}, aliases=("ndcg",),
-                   trec_name="ndcg", trec_family="ndcg_cut", trec_default_cutoffs=_TREC_CUTOFFS),
+                   trec_name="ndcg", trec_family="ndcg_cut", trec_default_cutoffs=_TREC_CUTOFFS,
+                   ties_average="average"),
         MeasureDef("DCG", "dcg", "Σ_{i<=k} gain(label_i) · discount(i)", ("gain", "discount", "base"),
-                   aliases=("dcg",), trec_name="dcg"),
+                   aliases=("dcg",), trec_name="dcg", ties_average="average"),
         MeasureDef("IDCG", "idcg", "DCG@k of the ideal ordering", ("gain", "discount", "base", "ideal"),
                    needs_when={("ideal", "run"): ("whole_ranking",)}, aliases=("ideal_dcg",), trec_name="ideal_dcg"),
         MeasureDef("CG", "cg", "Σ_{i<=k} gain(label_i)", ("gain",)),
         MeasureDef("AP", "ap", "Σ_{relevant i<=k} P@i / denominator (R by default)", ("rel", "denominator"),
-                   aliases=("map",), trec_name="map", trec_family="map_cut", trec_default_cutoffs=_TREC_CUTOFFS),
+                   aliases=("map",), trec_name="map", trec_family="map_cut", trec_default_cutoffs=_TREC_CUTOFFS,
+                   ties_average="average",
+                   ties_average_unless=(("denominator", "retrieved"),)),
         MeasureDef("RR", "rr", "1 / rank of the first relevant document within k, else 0", ("rel",),
-                   aliases=("recip_rank", "mrr"), trec_name="recip_rank"),
+                   aliases=("recip_rank", "mrr"), trec_name="recip_rank", ties_average="average"),
         MeasureDef("P", "p", "relevant in top k / k (always k); without @k: relevant retrieved / retrieved", ("rel",),
-                   aliases=("precision", "SetP", "set_P"), trec_name="set_P", trec_family="P"),
+                   aliases=("precision", "SetP", "set_P"), trec_name="set_P", trec_family="P",
+                   ties_average="average"),
         MeasureDef("R", "recall", "relevant in top k / R; 0 when R = 0", ("rel",), aliases=("recall", "SetR", "set_recall"),
-                   trec_name="set_recall", trec_family="recall"),
+                   trec_name="set_recall", trec_family="recall", ties_average="average"),
         MeasureDef("Rprec", "rprec", "relevant in top R / R; 0 when R = 0", ("rel",), cutoff=False,
-                   needs=("whole_ranking",), trec_name="Rprec"),
+                   needs=("whole_ranking",), trec_name="Rprec", ties_average="average"),
         MeasureDef("Success", "success", "1 if a relevant document is in the top k, else 0", ("rel",),
-                   aliases=("hit", "hit_rate"), trec_family="success"),
+                   aliases=("hit", "hit_rate"), trec_family="success", ties_average="average"),
         MeasureDef("bpref", "bpref", "trec_eval's bpref (judged non-relevant documents ranked above relevant ones)",
                    ("rel",), cutoff=False, needs=("judged_nonrelevant",), trec_name="bpref"),
         MeasureDef("NumRet", "num_ret", "documents retrieved (within k)", (), aggregate="sum", aliases=("num_ret",),
-                   trec_name="num_ret"),
+                   trec_name="num_ret", ties_average="same"),
         MeasureDef("NumRel", "num_rel", "relevant judgments of the query (R)", ("rel",), cutoff=False,
-                   aggregate="sum", reads_ranking=False, aliases=("num_rel",), trec_name="num_rel"),
+                   aggregate="sum", reads_ranking=False, aliases=("num_rel",), trec_name="num_rel",
+                   ties_average="same"),
         MeasureDef("NumRelRet", "num_rel_ret", "relevant documents retrieved (within k)", ("rel",), aggregate="sum",
-                   aliases=("num_rel_ret",), trec_name="num_rel_ret"),
+                   aliases=("num_rel_ret",), trec_name="num_rel_ret", ties_average="average"),
         MeasureDef("NumNonRelJudgedRet", "num_nonrel_judged_ret", "judged non-relevant documents retrieved (within k)",
                    ("rel",), aggregate="sum", needs=("judged_nonrelevant",), aliases=("num_nonrel_judged_ret",),
                    trec_name="num_nonrel_judged_ret"),
         MeasureDef("NumQ", "num_q", "1 per evaluated query: the `all` row counts the queries", (), cutoff=False,
-                   aggregate="sum", reads_ranking=False, aliases=("num_q",), trec_name="num_q"),
+                   aggregate="sum", reads_ranking=False, aliases=("num_q",), trec_name="num_q",
+                   ties_average="same"),
         MeasureDef("RelP", "rel_p", "relevant in top k / min(k, R); without @k: relevant retrieved / min(retrieved, R)",
                    ("rel",), aliases=("SetRelP", "set_relative_P"), trec_name="set_relative_P", trec_family="relative_P",
                    trec_default_cutoffs=_TREC_CUTOFFS),
@@ -137,7 +154,7 @@ REGISTRY: dict[str, MeasureDef] = {
                    (), needs=("judged_nonrelevant",), trec_family="unj", trec_default_cutoffs=(5, 10, 20)),
         MeasureDef("Utility", "utility", "weighted count of relevant retrieved, other retrieved, relevant missed",
                    ("rel", "relevant_retrieved", "nonrelevant_retrieved", "relevant_missed"), cutoff=False,
-                   aliases=("utility",), trec_name="utility"),
+                   aliases=("utility",), trec_name="utility", ties_average="same"),
         MeasureDef("GMAP", "gm_map", "AP per query; the `all` row is the geometric mean, AP floored at 1e-5",
                    ("rel",), aggregate="gm", aliases=("gm_map",), trec_name="gm_map"),
         MeasureDef("GMbpref", "gm_bpref", "bpref per query; the `all` row is the geometric mean, floored at 1e-5",
@@ -171,8 +188,8 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("Judged", "judged", "documents within k that have a judgment / min(k, retrieved)", (),
                    needs=("judged_nonrelevant", "negative_labels")),
         MeasureDef("SetAP", "set_ap", "relevant retrieved² / (retrieved · R): set precision × set recall", ("rel",),
-                   cutoff=False, aliases=("set_map",), trec_name="set_map"),
+                   cutoff=False, aliases=("set_map",), trec_name="set_map", ties_average="same"),
         MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the whole retrieved set", ("rel", "beta"),
-                   cutoff=False, aliases=("set_F",), trec_name="set_F"),
+                   cutoff=False, aliases=("set_F",), trec_name="set_F", ties_average="same"),
     )
 }
