@@ -28,7 +28,7 @@
 -- (1 + 1/2 + 1/3) / 3, AP (R = 1) the same, Success@2 = 2/3.
 CREATE OR REPLACE MACRO sqlrank.tied_share(d, k) AS
     CASE WHEN k IS NULL THEN 1.0
-         ELSE greatest(least(CAST(k - d.rank + 1 AS DOUBLE) / d.tied, 1.0), 0.0) END;
+         ELSE greatest(least(CAST(k - d.rank + 1 AS DOUBLE) / NULLIF(d.tied, 0), 1.0), 0.0) END;
 
 CREATE OR REPLACE MACRO sqlrank.expected_relevant(ranking, k, rel) AS
     coalesce(list_sum(list_transform(list_filter(ranking.documents, lambda d: sqlrank.is_relevant(d.label, rel)),
@@ -37,10 +37,10 @@ CREATE OR REPLACE MACRO sqlrank.expected_relevant(ranking, k, rel) AS
 CREATE OR REPLACE MACRO sqlrank.tied_discount(d, k, discount, base) AS
     coalesce(list_sum(list_transform(range(d.rank, least(d.rank + d.tied, coalesce(k, 9223372036854775806) + 1)),
                                      lambda place: sqlrank.discount(place, kind := discount, base := base))), 0.0)
-    / d.tied;
+    / NULLIF(d.tied, 0);
 
 CREATE OR REPLACE MACRO sqlrank.none_within(n, r, j) AS
-    list_reduce(list_transform(range(r), lambda i: greatest(CAST(n - j - i AS DOUBLE), 0.0) / (n - i)),
+    list_reduce(list_transform(range(r), lambda i: greatest(CAST(n - j - i AS DOUBLE), 0.0) / NULLIF(n - i, 0)),
                 lambda a, b: a * b, 1.0);
 
 CREATE OR REPLACE MACRO sqlrank.first_relevant_group(ranking, rel) AS
@@ -93,8 +93,8 @@ CREATE OR REPLACE MACRO sqlrank.average_rr(ranking, k, rel) AS
         lambda j: sqlrank.none_within(sqlrank.first_relevant_group(ranking, rel).tied,
                                       sqlrank.first_relevant_group(ranking, rel).relevant, j)
                   * sqlrank.first_relevant_group(ranking, rel).relevant
-                  / (sqlrank.first_relevant_group(ranking, rel).tied - j)
-                  / (sqlrank.first_relevant_group(ranking, rel).rank + j))), 0.0);
+                  / NULLIF(sqlrank.first_relevant_group(ranking, rel).tied - j, 0)
+                  / NULLIF(sqlrank.first_relevant_group(ranking, rel).rank + j, 0))), 0.0);
 
 -- A relevant document of a group of n places from rank s holding r relevant ones, b relevant
 -- documents in the groups above: in place j (chance 1/n) its precision is expected to be
@@ -109,7 +109,7 @@ CREATE OR REPLACE MACRO sqlrank.average_precision_sum(ranking, k, rel) AS
                        + j * coalesce(CAST(len(list_filter(ranking.documents,
                                                           lambda e: sqlrank.is_relevant(e.label, rel) AND e.rank = d.rank)) - 1
                                           AS DOUBLE) / NULLIF(d.tied - 1, 0), 0))
-                      / (d.rank + j))), 0.0) / d.tied)), 0.0);
+                      / NULLIF(d.rank + j, 0))), 0.0) / NULLIF(d.tied, 0))), 0.0);
 
 CREATE OR REPLACE MACRO sqlrank.average_ap(ranking, k, rel, denominator) AS
     coalesce(
