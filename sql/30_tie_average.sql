@@ -5,12 +5,12 @@
 -- group, tied the group's size; a group's other places hold unjudged documents.
 -- Each is exact and closed over the groups' places (no ordering is enumerated):
 --
--- sqlrank.average_<macro>(ranking, k, <the measure's parameters>) -> DOUBLE
---     the expectation of sqlrank.measure_<macro>; the registry's `ties_average`
---     says which measures have one ('average'), or need none because they do not
---     read the order ('same': their own macro reads this struct too)
+-- sqlrank.average_<macro>(ranking, k, <the measure's parameters>) -> DOUBLE, in the
+--     measure's own file: the expectation of sqlrank.measure_<macro>; the registry's
+--     `ties_average` says which measures have one ('average'), or need none because
+--     they do not read the order ('same': their own macro reads this struct too)
 --
--- The pieces they share:
+-- The pieces they share, here:
 -- sqlrank.tied_share(d, k) -> DOUBLE
 --     the chance that document d lands within k: the share of its group's places <= k
 -- sqlrank.expected_relevant(ranking, k, rel) -> DOUBLE
@@ -23,6 +23,10 @@
 -- sqlrank.first_relevant_group(ranking, rel) -> STRUCT(rank, tied, relevant)
 --     the first group holding a relevant document and its number of relevant ones
 --     (NULL fields when there is none): RR and Success read only that group
+-- sqlrank.expected_dcg(ranking, k, gain, discount, base) -> DOUBLE
+--     Σ gain(label) · tied_discount over the documents: DCG's and nDCG's expectation
+-- sqlrank.expected_precision_sum(ranking, k, rel) -> DOUBLE
+--     the expectation of Σ P@rank over the relevant documents within k (AP's numerator)
 --
 -- Example: three tied documents at ranks 1-3, one relevant: P@1 = 1/3, RR =
 -- (1 + 1/2 + 1/3) / 3, AP (R = 1) the same, Success@2 = 2/3.
@@ -52,54 +56,10 @@ CREATE OR REPLACE MACRO sqlrank.first_relevant_group(ranking, rel) AS
                                               AND d.rank = list_filter(ranking.documents,
                                                                        lambda e: sqlrank.is_relevant(e.label, rel))[1].rank)));
 
-CREATE OR REPLACE MACRO sqlrank.average_p(ranking, k, rel) AS
-    coalesce(sqlrank.expected_relevant(ranking, k, rel) / NULLIF(coalesce(k, ranking.num_ret), 0), 0);
-
-CREATE OR REPLACE MACRO sqlrank.average_recall(ranking, k, rel) AS
-    coalesce(sqlrank.expected_relevant(ranking, k, rel) / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);
-
-CREATE OR REPLACE MACRO sqlrank.average_num_rel_ret(ranking, k, rel) AS
-    sqlrank.expected_relevant(ranking, k, rel);
-
-CREATE OR REPLACE MACRO sqlrank.average_rprec(ranking, k, rel) AS
-    coalesce(sqlrank.expected_relevant(ranking, sqlrank.num_relevant(ranking, rel), rel)
-             / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);
-
-CREATE OR REPLACE MACRO sqlrank.average_dcg(ranking, k, gain, discount, base) AS
-    coalesce(list_sum(list_transform(ranking.documents,
-                                     lambda d: sqlrank.gain(d.label, kind := gain)
-                                               * sqlrank.tied_discount(d, k, discount, base))), 0.0);
-
--- the ideal DCG does not depend on the order: the expectation of the ratio is the ratio of the expectation
-CREATE OR REPLACE MACRO sqlrank.average_ndcg(ranking, k, gain, discount, base, ideal) AS
-    least(coalesce(sqlrank.average_dcg(ranking, k, gain, discount, base)
-                   / NULLIF(sqlrank.ideal_dcg(sqlrank.ideal_gains(ranking, gain, ideal), k, discount, base), 0), 0),
-          1.0);
-
--- within k somewhere in the first relevant group: 1 - the chance that its first places within k hold none
-CREATE OR REPLACE MACRO sqlrank.average_success(ranking, k, rel) AS
-    coalesce(1.0 - sqlrank.none_within(
-        sqlrank.first_relevant_group(ranking, rel).tied,
-        sqlrank.first_relevant_group(ranking, rel).relevant,
-        least(greatest(coalesce(k, 9223372036854775806) - sqlrank.first_relevant_group(ranking, rel).rank + 1, 0),
-              sqlrank.first_relevant_group(ranking, rel).tied)), 0.0);
-
--- Σ_j P(the group's first relevant document is in its place j) / (rank + j), over the places
--- within k; P(place j) = P(none in the first j) · r / (n - j)
-CREATE OR REPLACE MACRO sqlrank.average_rr(ranking, k, rel) AS
-    coalesce(list_sum(list_transform(
-        range(0, least(sqlrank.first_relevant_group(ranking, rel).tied - sqlrank.first_relevant_group(ranking, rel).relevant,
-                       coalesce(k, 9223372036854775806) - sqlrank.first_relevant_group(ranking, rel).rank) + 1),
-        lambda j: sqlrank.none_within(sqlrank.first_relevant_group(ranking, rel).tied,
-                                      sqlrank.first_relevant_group(ranking, rel).relevant, j)
-                  * sqlrank.first_relevant_group(ranking, rel).relevant
-                  / NULLIF(sqlrank.first_relevant_group(ranking, rel).tied - j, 0)
-                  / NULLIF(sqlrank.first_relevant_group(ranking, rel).rank + j, 0))), 0.0);
-
 -- A relevant document of a group of n places from rank s holding r relevant ones, b relevant
 -- documents in the groups above: in place j (chance 1/n) its precision is expected to be
 -- (b + 1 + j (r - 1) / (n - 1)) / (s + j), the other r - 1 spread evenly over the other places
-CREATE OR REPLACE MACRO sqlrank.average_precision_sum(ranking, k, rel) AS
+CREATE OR REPLACE MACRO sqlrank.expected_precision_sum(ranking, k, rel) AS
     coalesce(list_sum(list_transform(
         list_filter(ranking.documents, lambda d: sqlrank.is_relevant(d.label, rel)),
         lambda d: coalesce(list_sum(list_transform(
@@ -111,14 +71,7 @@ CREATE OR REPLACE MACRO sqlrank.average_precision_sum(ranking, k, rel) AS
                                           AS DOUBLE) / NULLIF(d.tied - 1, 0), 0))
                       / NULLIF(d.rank + j, 0))), 0.0) / NULLIF(d.tied, 0))), 0.0);
 
-CREATE OR REPLACE MACRO sqlrank.average_ap(ranking, k, rel, denominator) AS
-    coalesce(
-        sqlrank.average_precision_sum(ranking, k, rel)
-        / NULLIF(CASE sqlrank.choice(denominator, ['R', 'min_R_k', 'retrieved'], 'denominator')
-                     WHEN 'min_R_k' THEN least(sqlrank.num_relevant(ranking, rel), coalesce(k, 9223372036854775807))
-                     WHEN 'retrieved' THEN error('sqlrank: ties := ''average'' is not defined yet for '
-                                                 || 'AP(denominator=retrieved), whose denominator varies with the '
-                                                 || 'order; use denominator R or min_R_k')
-                     ELSE sqlrank.num_relevant(ranking, rel)
-                 END, 0),
-        0);
+CREATE OR REPLACE MACRO sqlrank.expected_dcg(ranking, k, gain, discount, base) AS
+    coalesce(list_sum(list_transform(ranking.documents,
+                                     lambda d: sqlrank.gain(d.label, kind := gain)
+                                               * sqlrank.tied_discount(d, k, discount, base))), 0.0);

@@ -61,7 +61,8 @@ NEEDS = ("whole_ranking", "judged_nonrelevant", "negative_labels")
 
 # What a measure is under ties='average', the expectation over the orderings of each tie group
 # (docs/tie-policies.md):
-#   average  sqlrank.average_<macro> (sql/30_tie_average.sql) computes the expectation in closed form
+#   average  sqlrank.average_<macro>, in the measure's own file, computes the expectation in closed form
+#            (the pieces it shares with the others: sql/30_tie_average.sql)
 #   same     the measure does not read the order (counts of the whole list, num_ret), so its own macro
 #            gives the expectation from the tie groups' struct too
 #   None     not defined yet: evaluating it with ties='average' is a MeasureError naming it

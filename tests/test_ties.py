@@ -16,12 +16,14 @@ import itertools
 import math
 from collections import defaultdict
 
+import duckdb
 import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sqlrank
+from sqlrank.engine import TIE_POLICIES
 from sqlrank.errors import EvaluationError, MeasureError
 from sqlrank.registry import REGISTRY, TIES_AVERAGE
 
@@ -220,3 +222,17 @@ def test_trec_says_nothing_new():
     result = sqlrank.evaluate({"q": {"b": 1}}, {"q": {"a": 1.0, "b": 1.0}}, ["RR"])
     assert result.notices() == []
     assert result.to_arrow().column("value").to_pylist() == [1.0, 1.0]  # b above a: doc id descending
+
+
+def test_the_shell_macros_accept_exactly_the_python_policies():
+    """The policies are declared in Python (TIE_POLICIES); the shell's macros check the same words."""
+    con = sqlrank.connect()
+    con.execute("CREATE TABLE qrels AS SELECT 'q' AS query_id, 'a' AS doc_id, 1 AS relevance")
+    con.execute("CREATE TABLE run AS SELECT 'q' AS query_id, unnest(['a', 'b']) AS doc_id, 1.0 AS score")
+    values = {ties: con.execute("SELECT value FROM sqlrank.rr('qrels', 'run', ties := ?)", [ties]).fetchone()[0]
+              for ties in TIE_POLICIES}
+    assert values == {"trec": 0.5, "docid_asc": 1.0, "optimistic": 1.0, "pessimistic": 0.5, "average": 0.75}
+    with pytest.raises(duckdb.Error, match="sqlrank: unknown ties 'bogus'"):
+        con.execute("SELECT * FROM sqlrank.rr('qrels', 'run', ties := 'bogus')").fetchall()
+    with pytest.raises(duckdb.Error, match="not defined yet for bpref"):
+        con.execute("SELECT * FROM sqlrank.bpref('qrels', 'run', ties := 'average')").fetchall()
