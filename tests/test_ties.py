@@ -236,3 +236,17 @@ def test_the_shell_macros_accept_exactly_the_python_policies():
         con.execute("SELECT * FROM sqlrank.rr('qrels', 'run', ties := 'bogus')").fetchall()
     with pytest.raises(duckdb.Error, match="not defined yet for bpref"):
         con.execute("SELECT * FROM sqlrank.bpref('qrels', 'run', ties := 'average')").fetchall()
+
+
+@pytest.mark.parametrize("ties", ["docid_asc", "pessimistic", "average"])
+def test_a_table_of_many_runs_is_ordered_run_by_run(ties):
+    """A run_id column: each run's ties are its own, and so is its notice (run y has none)."""
+    qrels = {"q": {"a": 2, "b": 0, "c": 1}}
+    runs = pa.table({"run_id": ["x"] * 3 + ["y"] * 3, "query_id": ["q"] * 6, "doc_id": list("abc") * 2,
+                     "score": [1.0, 1.0, 1.0, 1.0, 2.0, 3.0]})
+    result = sqlrank.evaluate(qrels, runs, ["nDCG@3"], ties=ties)
+    got = {row["run_id"]: row["value"] for row in result.to_arrow().to_pylist() if row["query_id"] == "all"}
+    tied = {"docid_asc": 0.9502, "pessimistic": 0.6199, "average": 0.8100}[ties]
+    assert round(got["x"], 4) == tied and round(got["y"], 4) == 0.7602  # y: c, b, a whatever the policy
+    assert result.notices() == [f"run 'x': 1 tie group (documents of equal score in one query) holding 3 documents, "
+                                f"under ties='{ties}'"]
