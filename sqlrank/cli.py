@@ -27,7 +27,6 @@ from typing import Annotated, NoReturn, Optional
 import typer
 
 import sqlrank
-from sqlrank.engine import TIE_POLICIES
 from sqlrank.errors import SqlrankError
 
 DEFAULT_MEASURES = sqlrank.DEFAULT_MEASURES
@@ -37,7 +36,7 @@ Format = enum.Enum("Format", {name: name for name in sqlrank.export.FORMATS}, ty
 Missing = enum.Enum("Missing", {name: name for name in sqlrank.MISSING_POLICIES}, type=str)
 Duplicates = enum.Enum("Duplicates", {name: name for name in sqlrank.DUPLICATE_POLICIES}, type=str)
 ScorePrecision = enum.Enum("ScorePrecision", {name: name for name in sqlrank.SCORE_PRECISIONS}, type=str)
-Ties = enum.Enum("Ties", {name: name for name in TIE_POLICIES}, type=str)
+Ties = enum.Enum("Ties", {name: name for name in sqlrank.TIE_POLICIES}, type=str)
 Engine = enum.Enum("Engine", {name: name for name in ("duckdb", "spark")}, type=str)
 
 app = typer.Typer(
