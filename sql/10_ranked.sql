@@ -59,3 +59,14 @@ CREATE OR REPLACE MACRO sqlrank.ranked(run_table, score_precision := 'double', o
         )
     ) AS ranked_rows
     WHERE sqlrank.choice(score_precision, ['double', 'float32'], 'score_precision') IS NOT NULL;
+
+-- sqlrank.tie_key(relevance, ties) -> DOUBLE: where a document goes among equally scored ones,
+-- lowest first, for the label policies (NULL for the others, which tie-break on doc_id alone).
+-- A document's class is its label, unjudged documents and negative labels ("judged but
+-- unusable", unjudged for every measure) together one class below 0: optimistic puts the
+-- highest class first, pessimistic the lowest (docs/tie-policies.md).
+CREATE OR REPLACE MACRO sqlrank.tie_key(relevance, ties) AS
+    CASE ties
+        WHEN 'optimistic' THEN -(CASE WHEN relevance >= 0 THEN relevance ELSE -1 END)
+        WHEN 'pessimistic' THEN (CASE WHEN relevance >= 0 THEN relevance ELSE -1 END)
+    END;

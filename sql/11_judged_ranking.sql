@@ -1,5 +1,5 @@
 -- sqlrank.judged_ranking(qrels_table, run_table, depth := NULL, score_precision := 'double',
---     one_run := false, zero_labels := true, negative_labels := false)
+--     one_run := false, zero_labels := true, negative_labels := false, ties := 'trec')
 --   -> ([run_id,] query_id, doc_id, relevance, rank, num_ret)
 --
 -- The one pass over the run that every measure needs: attach the judgment
@@ -25,7 +25,15 @@
 -- which count as unjudged everywhere except for the measures that tell them
 -- apart from documents never judged (infAP's pool, Judged).
 --
--- Two plans, one result; the depth picks one and DuckDB drops the other (its
+-- ties decides the order of documents with equal scores (docs/tie-policies.md):
+--   trec         doc id descending (trec_eval; the default)
+--   docid_asc    doc id ascending (ir_measures' msmarco provider)
+--   optimistic   the higher label first, pessimistic the lower label first; unjudged
+--                documents and negative labels count as one class below label 0, and
+--                documents of one class keep trec's order (doc id descending)
+--   average      not ranked here: sqlrank.tie_groups keeps the tie groups instead
+--
+-- Three plans, one result; the depth and ties pick one and DuckDB drops the others (their
 -- input is filtered by a constant that folds to false):
 --   full_ranking  depth NULL or > 32: one window numbers every document
 --                 (sqlrank.ranked), reading the run directly: nothing between
@@ -42,20 +50,23 @@
 --                 `depth` (score, doc_id) pairs, so the run is never sorted;
 --                 only those few rows are then joined with the judgments.
 --                 Past a few dozen the heap costs more than the sort.
+--   policy_ranking   ties other than trec: the judgments are joined to every document
+--                 first (optimistic and pessimistic order by label), then one window
+--                 numbers the documents in the policy's order.
 -- (The measurements behind both: docs/performance.md#the-ranking-pass.)
 -- max(struct, n) compares (score, doc_id) field by field and lists the best
 -- first: score descending, equal scores by doc_id descending, exactly the
 -- window's ORDER BY.
 CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := NULL, score_precision := 'double',
                                                one_run := false, zero_labels := true,
-                                               negative_labels := false) AS TABLE
+                                               negative_labels := false, ties := 'trec') AS TABLE
     WITH sqlrank_judgment AS (
         SELECT * FROM sqlrank.judgments(qrels_table)
         WHERE relevance > 0 OR (relevance = 0 AND zero_labels) OR (relevance < 0 AND negative_labels)
     ),
     sqlrank_full_ranking_input AS (
         -- sqlrank.ranked reads it through run_rows
-        SELECT * FROM query_table(run_table) WHERE depth IS NULL OR depth > 32
+        SELECT * FROM query_table(run_table) WHERE (depth IS NULL OR depth > 32) AND ties = 'trec'
     ),
     marked_ranks AS (
         -- only known columns, so that the natural join below joins on the ranking's keys alone;
@@ -73,7 +84,7 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
         -- ranking's last rank back onto the kept rows (docs/performance.md#the-ranking-pass)
         SELECT COLUMNS('^((?i:run_id)|query_id)$'), count(*) AS retrieved
         FROM sqlrank.run_rows(run_table)
-        WHERE depth IS NULL OR depth > 32
+        WHERE (depth IS NULL OR depth > 32) AND ties = 'trec'
         GROUP BY ALL
     ),
     full_ranking AS (
@@ -90,7 +101,8 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
             count(*) AS num_ret
         FROM sqlrank.run_rows(run_table)
         -- the same check as in sqlrank.ranked, which this plan does not call: a valid value folds away
-        WHERE depth <= 32 AND sqlrank.choice(score_precision, ['double', 'float32'], 'score_precision') IS NOT NULL
+        WHERE depth <= 32 AND ties = 'trec'
+          AND sqlrank.choice(score_precision, ['double', 'float32'], 'score_precision') IS NOT NULL
         GROUP BY ALL
     ),
     top_ranked AS (
@@ -101,10 +113,40 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
             least(num_ret, depth) AS num_ret
         FROM best_per_ranking
     ),
+    policy_ranked AS (
+        SELECT
+            COLUMNS('^(run_id|query_id|doc_id)$'),
+            ROW_NUMBER() OVER policy AS rank,
+            count(*) OVER (policy ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS num_ret,
+            relevance
+        FROM (
+            SELECT run.*, judgment.relevance
+            FROM sqlrank.run_rows(run_table) AS run
+            LEFT JOIN sqlrank_judgment AS judgment
+                ON run.query_id = judgment.query_id AND run.doc_id = judgment.doc_id
+            WHERE sqlrank.choice(ties, ['trec', 'docid_asc', 'optimistic', 'pessimistic', 'average'],
+                                 'ties') NOT IN ('trec', 'average')
+              AND sqlrank.choice(score_precision, ['double', 'float32'], 'score_precision') IS NOT NULL
+        ) AS policy_input
+        WINDOW policy AS (
+            PARTITION BY CASE WHEN one_run THEN query_id ELSE concat_ws(chr(0), *COLUMNS('^(run_id|query_id)$')) END
+            ORDER BY sqlrank.ranking_score(score, score_precision) DESC,
+                     sqlrank.tie_key(relevance, ties) ASC,
+                     CASE WHEN ties = 'docid_asc' THEN doc_id END ASC,
+                     doc_id DESC
+        )
+    ),
+    policy_ranking AS (
+        SELECT * EXCLUDE (num_ret), CASE WHEN depth IS NULL THEN num_ret ELSE least(num_ret, depth) END AS num_ret
+        FROM policy_ranked
+        WHERE (rank = 1 OR relevance IS NOT NULL) AND (depth IS NULL OR rank <= depth)
+    ),
     kept AS (
         SELECT COLUMNS('^((?i:run_id)|query_id|doc_id|rank|num_ret)$') FROM full_ranking
         UNION ALL BY NAME
         SELECT COLUMNS('^((?i:run_id)|query_id|doc_id|rank|num_ret)$') FROM top_ranked
+        UNION ALL BY NAME
+        SELECT COLUMNS('^((?i:run_id)|query_id|doc_id|rank|num_ret)$') FROM policy_ranking
     )
     -- either plan's few kept documents, joined with the judgments on the ids themselves:
     -- the judged ones keep their label, the others only as rank 1 (and a document the

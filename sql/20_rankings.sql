@@ -1,8 +1,14 @@
 -- sqlrank.rankings(qrels_table, judged_table, missing := 'zero')
 --   -> ([run_id,] query_id, ranking)
 -- sqlrank.run_rankings(qrels_table, run_table, depth := NULL, missing := 'zero',
---     score_precision := 'double', zero_labels := true, negative_labels := false, judged_only := false)
+--     score_precision := 'double', zero_labels := true, negative_labels := false, judged_only := false,
+--     ties := 'trec')
 --   -> the same, straight from a run (sqlrank.judged_ranking, then sqlrank.rankings)
+-- sqlrank.tied_rankings(qrels_table, tie_groups_table, missing := 'zero')
+-- sqlrank.tied_run_rankings(qrels_table, run_table, missing := 'zero', score_precision := 'double',
+--     zero_labels := true, negative_labels := false, ties := 'average')
+--   -> the same for ties := 'average', from sqlrank.tie_groups: each document is
+--      (rank, label, tied), rank its tie group's first place and tied the group's size
 --
 -- What every measure reads: one row per query of the qrels and run, holding
 -- everything the measures need about that ranking in one struct:
@@ -77,7 +83,7 @@ END;
 
 CREATE OR REPLACE MACRO sqlrank.run_rankings(qrels_table, run_table, depth := NULL, missing := 'zero',
                                              score_precision := 'double', zero_labels := true,
-                                             negative_labels := false, judged_only := false) AS TABLE
+                                             negative_labels := false, judged_only := false, ties := 'trec') AS TABLE
 -- judged_only (trec_eval -J): the run's judged documents only (sqlrank.judged_run, which applies depth);
 -- a constant, so DuckDB drops the branch not taken
 WITH sqlrank_judged_only_run AS (
@@ -86,11 +92,62 @@ WITH sqlrank_judged_only_run AS (
 ),
 sqlrank_judged_ranking AS MATERIALIZED (
     SELECT * FROM sqlrank.judged_ranking(qrels_table, run_table, depth := depth, score_precision := score_precision,
-                                         zero_labels := zero_labels, negative_labels := negative_labels)
+                                         zero_labels := zero_labels, negative_labels := negative_labels, ties := ties)
     WHERE NOT judged_only
     UNION ALL BY NAME
     SELECT * FROM sqlrank.judged_ranking(qrels_table, 'sqlrank_judged_only_run', score_precision := score_precision,
-                                         zero_labels := zero_labels, negative_labels := negative_labels)
+                                         zero_labels := zero_labels, negative_labels := negative_labels, ties := ties)
     WHERE judged_only
 )
 SELECT * FROM sqlrank.rankings(qrels_table, 'sqlrank_judged_ranking', missing := missing);
+
+-- The same query rows and rules as sqlrank.rankings; only the documents differ (their tie groups)
+CREATE OR REPLACE MACRO sqlrank.tied_rankings(qrels_table, tie_groups_table, missing := 'zero') AS TABLE
+WITH
+query_labels AS (
+    SELECT query_id, list_reverse_sort(list(relevance)) AS labels
+    FROM sqlrank.judgments(qrels_table)
+    GROUP BY query_id
+),
+runs AS (
+    SELECT DISTINCT COLUMNS('^(run_id|evaluated)$')
+    FROM (SELECT *, true AS evaluated FROM query_table(tie_groups_table) WHERE rank = 1) AS first_rows
+),
+retrieved AS (
+    -- by group, then label: the documents of one group in a fixed order, which no measure reads
+    SELECT
+        COLUMNS('^(run_id|query_id)$'),
+        max(num_ret) AS num_ret,
+        list_sort(list(struct_pack(rank := tie_start, label := relevance, tied := tied))
+                  FILTER (WHERE relevance IS NOT NULL), 'ASC') AS documents
+    FROM query_table(tie_groups_table)
+    GROUP BY ALL
+)
+SELECT
+    COLUMNS('^(run_id|query_id)$'),
+    struct_pack(
+        documents := coalesce(documents, list_filter([struct_pack(rank := CAST(1 AS BIGINT), label := CAST(0 AS DOUBLE),
+                                                                  tied := CAST(1 AS BIGINT))],
+                                                     lambda d: false)),
+        num_ret := CAST(coalesce(num_ret, 0) AS BIGINT),
+        labels := labels
+    ) AS ranking
+FROM runs
+CROSS JOIN query_labels
+NATURAL LEFT JOIN retrieved
+WHERE CASE
+    WHEN num_ret IS NOT NULL THEN sqlrank.choice(missing, ['zero', 'skip', 'error'], 'missing') IS NOT NULL
+    WHEN sqlrank.choice(missing, ['zero', 'skip', 'error'], 'missing') = 'zero' THEN true
+    WHEN missing = 'skip' THEN false
+    ELSE error('sqlrank: query ''' || query_id || ''' of the qrels has no documents in the run '
+               || '(missing := ''error''); use missing := ''zero'' to score it 0 or ''skip'' to leave it out')
+END;
+
+CREATE OR REPLACE MACRO sqlrank.tied_run_rankings(qrels_table, run_table, missing := 'zero',
+                                                  score_precision := 'double', zero_labels := true,
+                                                  negative_labels := false, ties := 'average') AS TABLE
+WITH sqlrank_tie_groups AS MATERIALIZED (
+    SELECT * FROM sqlrank.tie_groups(qrels_table, run_table, score_precision := score_precision,
+                                     zero_labels := zero_labels, negative_labels := negative_labels, ties := ties)
+)
+SELECT * FROM sqlrank.tied_rankings(qrels_table, 'sqlrank_tie_groups', missing := missing);

@@ -38,6 +38,7 @@ Format = enum.Enum("Format", {name: name for name in sqlrank.export.FORMATS}, ty
 Missing = enum.Enum("Missing", {name: name for name in sqlrank.MISSING_POLICIES}, type=str)
 Duplicates = enum.Enum("Duplicates", {name: name for name in sqlrank.DUPLICATE_POLICIES}, type=str)
 ScorePrecision = enum.Enum("ScorePrecision", {name: name for name in sqlrank.SCORE_PRECISIONS}, type=str)
+Ties = enum.Enum("Ties", {name: name for name in sqlrank.TIE_POLICIES}, type=str)
 Engine = enum.Enum("Engine", {name: name for name in ("duckdb", "spark")}, type=str)
 
 class PlainCommand(TyperCommand):
@@ -151,6 +152,10 @@ def eval_command(
     score_precision: Annotated[ScorePrecision, typer.Option(
         "--score-precision", case_sensitive=False,
         help="float32 ties scores equal in 32 bits, as pytrec_eval does")] = ScorePrecision.double,
+    ties: Annotated[Ties, typer.Option(
+        "--ties", case_sensitive=False,
+        help="order of equally scored documents: doc id descending (trec_eval), ascending, higher / lower labels "
+             "first, or each measure's mean over every order (docs/tie-policies.md)")] = Ties.trec,
     query_col: QueryColOption = None,
     doc_col: DocColOption = None,
     score_col: ScoreColOption = None,
@@ -201,12 +206,15 @@ def eval_command(
             if engine is Engine.spark:
                 from sqlrank import spark
 
+                if ties is not Ties.trec:
+                    raise SqlrankError(f"--ties {ties.value} is not available with --engine spark yet; use the duckdb "
+                                       "engine, or --ties trec")
                 result = spark.evaluate(spark.unfolded(qrels), named_runs, _measure_list(measure),
                                         spark=spark.session(spark_master), buckets=spark_buckets, threads=threads or 1,
                                         memory_limit=memory_limit, **options).to_result()
             else:
                 result = sqlrank.evaluate(qrels, named_runs, _measure_list(measure), connection=con,
-                                          judged_only=judged_only, allow_disjoint=allow_disjoint,
+                                          ties=ties.value, judged_only=judged_only, allow_disjoint=allow_disjoint,
                                           qrels_columns=_column_map(qrels_map, "--qrels-map"),
                                           run_columns=_column_map(run_map, "--run-map"), run_col=run_col, **options)
         for notice in result.notices():

@@ -27,18 +27,20 @@ import duckdb
 
 from . import sqlgen
 from .checks.gains import exponential_measures, refuse_overflowing_gains
-from .errors import EvaluationError, SqlrankError, first_line, out_of_memory, shorten
+from .errors import EvaluationError, MeasureError, SqlrankError, first_line, out_of_memory, shorten
 from .limits import MAX_DEPTH, whole_number
 from .macros import connect, install
 from .measures import Measure, TextMeasure, parse_labelled
 from .readers import QRELS_TABLE, load_inputs
 from .readers.files import check_unchanged
-from .registry import SPREADS
+from .registry import REGISTRY, SPREADS
 from .result import Report, Result, RunReport
 
 MISSING_POLICIES = ("zero", "skip", "error")
 NAMES = ("asked", "canonical")  # what the measure column calls a measure (evaluate's `names`)
 SCORE_PRECISIONS = ("double", "float32")
+# how documents of equal score are ordered (docs/tie-policies.md); sql/11_judged_ranking.sql orders them
+TIE_POLICIES = ("trec", "docid_asc", "optimistic", "pessimistic", "average")
 JUDGED_TABLE = "sqlrank_judged"
 
 
@@ -55,6 +57,7 @@ def evaluate(
     judged_only: bool = False,
     aggregates=(),
     names: str = "canonical",
+    ties: str = "trec",
     query_col: str | None = None,
     doc_col: str | None = None,
     score_col: str | None = None,
@@ -97,6 +100,9 @@ def evaluate(
         canonical name (`AP`, `P@5`); "asked" under the name it was asked by
         (`map` stays `map`; `P.5,10` gives P_5 and P_10); `result.canonical(name)`
         gives the canonical name either way.
+    ties: the order of documents with equal scores: "trec" (doc id descending, trec_eval),
+        "docid_asc", "optimistic" / "pessimistic" (higher / lower labels first), or "average"
+        (each measure's expected value over the orderings of every tie group); docs/tie-policies.md.
     query_col, doc_col, score_col, relevance_col: the input's column names, when
         they are not the canonical ones or a common spelling (qid, docno, label, ...); for both inputs.
     run_col: the run's column naming the system of each row (a long table of several runs, e.g.
@@ -120,6 +126,11 @@ def evaluate(
     _check_choice("score_precision", score_precision, SCORE_PRECISIONS)
     if depth is not None:
         depth = whole_number("depth", depth, 1, MAX_DEPTH)
+    _check_choice("ties", ties, TIE_POLICIES)
+    if ties == "average":
+        _check_average([m for m in asked if isinstance(m, Measure)], depth)
+        if judged_only:
+            raise EvaluationError("ties='average' does not take judged_only yet; use another ties policy with it")
     if not isinstance(judged_only, bool):
         raise EvaluationError(f"judged_only is True or False, got {judged_only!r}")
     aggregates = [aggregates] if isinstance(aggregates, str) else list(aggregates)
@@ -134,11 +145,11 @@ def evaluate(
             install(connection)
         con = connection or connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory)
         return _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only,
-                         aggregates, columns, allow_disjoint)
+                         aggregates, columns, allow_disjoint, ties)
 
 
 def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates,
-              columns, allow_disjoint) -> Result:
+              columns, allow_disjoint, ties) -> Result:
     parsed = [m for m in asked if isinstance(m, Measure)]
     text = [m for m in asked if isinstance(m, TextMeasure)]
     report = None
@@ -151,7 +162,7 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
         relstrings = [m.k for m in text if m.name == "relstring"]  # they read every label, zero and negative
         for statement in _judged_sql(report.run_tables, _text_depth(ranking_depth(parsed, depth), depth, relstrings),
                                      score_precision, reads_zero_labels(parsed) or bool(relstrings),
-                                     reads_negative_labels(parsed) or bool(relstrings)):
+                                     reads_negative_labels(parsed) or bool(relstrings), ties):
             con.execute(statement)
         _refuse_changed_runs(report)  # after the last statement that reads the runs
         for run_id in report.empty_runs:
@@ -160,13 +171,16 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
             con.execute(sqlgen.insert_by_name(JUDGED_TABLE, f"SELECT {sqlgen.literal(run_id)} AS run_id, "
                                               "CAST(NULL AS VARCHAR) AS query_id, 1 AS rank, 0 AS num_ret"))
         _report_coverage(con, report)
+        if ties != "trec":  # trec's output and cost stay what they were: the notice comes with a chosen policy
+            report.ties = ties
+            report.tie_groups = tie_groups(con, report.run_tables, score_precision)
         if not allow_disjoint:
             _refuse_disjoint(con, report)
         _warn_unjudged(con, report)
         if missing == "error":
             _refuse_missing(report)
         # the report holds the runs in their final order (_report_coverage): the rows follow it
-        table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), names=labels)).to_arrow_table()
+        table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), names=labels, ties=ties)).to_arrow_table()
         text_rows = _text_rows(con, text, report, missing)
         spread = _spread(con, table, labels, list(report.runs), list(dict.fromkeys(aggregates))) if aggregates else None
     except duckdb.ResourceInUseException as error:
@@ -290,17 +304,20 @@ def _using(connection):
 
 
 def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = JUDGED_TABLE,
-                 qrels: str = QRELS_TABLE, run_order: list[str] | None = None, names: list[str] | None = None) -> str:
+                 qrels: str = QRELS_TABLE, run_order: list[str] | None = None, names: list[str] | None = None,
+                 ties: str = "trec") -> str:
     """The one statement computing every measure at every cutoff from the judged table.
 
     Each query's ranking (sqlrank.rankings) gets one list of values, one scalar measure macro
     per measure asked for, in that order; only those rows are sorted (one per query), the `all`
     rows aggregate each measure as its registry entry says, adding in query order, and the long
     table is unnested from the lists in order. Rows come run by run, in `run_order` (by run_id
-    without one), each run's per-query rows by query_id and then its `all` rows.
+    without one), each run's per-query rows by query_id and then its `all` rows. ties='average'
+    reads the judged table of sqlrank.tie_groups and calls each measure's expectation.
     """
-    rankings = sqlgen.call("sqlrank.rankings", sqlgen.literal(qrels), sqlgen.literal(judged), missing=missing)
-    values = _measure_values(measures)
+    source = "sqlrank.tied_rankings" if ties == "average" else "sqlrank.rankings"
+    rankings = sqlgen.call(source, sqlgen.literal(qrels), sqlgen.literal(judged), missing=missing)
+    values = _measure_values(measures, average=ties == "average")
     names = sqlgen.literal(names or [str(m) for m in measures])  # the measure column: the names reported
     aggregates = sqlgen.literal([m.definition.aggregate for m in measures])
     given = ""
@@ -342,7 +359,7 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
 DIRECT_CALLS_UP_TO = 32
 
 
-def _measure_values(measures: list[Measure]) -> str:
+def _measure_values(measures: list[Measure], average: bool = False) -> str:
     """One list of every measure's value for a query's `ranking`, in the order asked for.
 
     Up to DIRECT_CALLS_UP_TO measures, one call of its scalar macro each. Past that, each measure
@@ -352,7 +369,7 @@ def _measure_values(measures: list[Measure]) -> str:
     cutoff, which is why short lists keep the direct calls.
     """
     if len(measures) <= DIRECT_CALLS_UP_TO:
-        return "[" + ", ".join(_measure_call(m, sqlgen.literal(m.k)) for m in measures) + "]"
+        return "[" + ", ".join(_measure_call(m, sqlgen.literal(m.k), average) for m in measures) + "]"
     groups: dict[tuple, list[int]] = {}
     for ordinal, measure in enumerate(measures):
         groups.setdefault((measure.definition.name, measure.params), []).append(ordinal)
@@ -360,35 +377,47 @@ def _measure_values(measures: list[Measure]) -> str:
     for ordinals in groups.values():
         cutoffs = sqlgen.literal([measures[ordinal].k for ordinal in ordinals])
         calls.append(f"list_transform({cutoffs}, lambda sqlrank_cutoff: "
-                     f"{_measure_call(measures[ordinals[0]], 'sqlrank_cutoff')})")
+                     f"{_measure_call(measures[ordinals[0]], 'sqlrank_cutoff', average)})")
         order += ordinals
     # the groups' values, flattened, put back in the order asked for (list positions count from 1)
     position = {ordinal: number for number, ordinal in enumerate(order, start=1)}
     return f"list_select(flatten([{', '.join(calls)}]), {sqlgen.literal([position[o] for o in range(len(measures))])})"
 
 
-def _measure_call(measure: Measure, cutoff: str) -> str:
-    """`sqlrank.measure_ndcg(ranking, 10, 'linear', ...)`: the scalar macro, its parameters in registry order."""
+def _measure_call(measure: Measure, cutoff: str, average: bool = False) -> str:
+    """`sqlrank.measure_ndcg(ranking, 10, 'linear', ...)`: the scalar macro, its parameters in registry order.
+
+    average: the measure's expectation over tie orderings, `sqlrank.average_ndcg(...)`, where the
+    registry has one (a measure that does not read the order keeps its own macro).
+    """
     arguments = [sqlgen.literal(measure.param(name)) for name in measure.definition.params]
-    return sqlgen.call(f"sqlrank.measure_{measure.definition.macro}", "ranking", cutoff, *arguments)
+    prefix = "average" if average and measure.definition.ties_average == "average" else "measure"
+    return sqlgen.call(f"sqlrank.{prefix}_{measure.definition.macro}", "ranking", cutoff, *arguments)
 
 
 def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision: str,
-                zero_labels: bool = True, negative_labels: bool = False) -> list[str]:
+                zero_labels: bool = True, negative_labels: bool = False, ties: str = "trec") -> list[str]:
     """The statements that read the runs: each run ranked and judged once, stacked with its run_id.
 
     Runs are ranked one by one rather than as one table with a run_id column:
     partitioning by query_id alone is DuckDB's fastest window, and the windows
     of one UNION ALL run one after the other with less parallelism than
     separate statements (docs/performance.md). A table that brings its own
-    run_id column keeps it.
+    run_id column keeps it. ties other than 'trec' are passed on (the default keeps the trec
+    call's text as it was); 'average' keeps tie groups (sqlrank.tie_groups) and no depth.
     """
     statements = []
     for number, (run_id, table) in enumerate(run_tables):
         # run_id None: the table names its own runs in a run_id column; otherwise it holds one run
-        call = sqlgen.call("sqlrank.judged_ranking", sqlgen.literal(QRELS_TABLE), sqlgen.literal(table), depth=depth,
-                           score_precision=score_precision, one_run=run_id is not None, zero_labels=zero_labels,
-                           negative_labels=negative_labels)
+        policy = {} if ties == "trec" else {"ties": ties}
+        if ties == "average":
+            call = sqlgen.call("sqlrank.tie_groups", sqlgen.literal(QRELS_TABLE), sqlgen.literal(table),
+                               score_precision=score_precision, one_run=run_id is not None, zero_labels=zero_labels,
+                               negative_labels=negative_labels)
+        else:
+            call = sqlgen.call("sqlrank.judged_ranking", sqlgen.literal(QRELS_TABLE), sqlgen.literal(table),
+                               depth=depth, score_precision=score_precision, one_run=run_id is not None,
+                               zero_labels=zero_labels, negative_labels=negative_labels, **policy)
         label = "" if run_id is None else f"{sqlgen.literal(run_id)} AS run_id, "
         select = f"SELECT {label}* FROM {call}"
         if number == 0:
@@ -455,6 +484,42 @@ def column_mapping(kind: str, columns: dict | None) -> dict[str, str]:
             raise EvaluationError(f"{kind}_columns: unknown canonical column {name!r} (expected {', '.join(allowed)}); "
                                   "map them as {'query_id': 'qid', ...}")
     return {name: str(column) for name, column in columns.items()}
+
+
+def _check_average(measures: list[Measure], depth: int | None) -> None:
+    """ties='average' only for the measures whose expectation sqlrank computes (the registry's ties_average)."""
+    supported = [m.name for m in REGISTRY.values() if m.ties_average]
+    for measure in measures:
+        definition = measure.definition
+        unless = [f"{name}={value}" for name, value in definition.ties_average_unless
+                  if dict(measure.params).get(name) == value]
+        if definition.ties_average is None or unless:
+            what = f"{definition.name}({unless[0]})" if unless else definition.name
+            raise MeasureError(f"ties='average' is not defined yet for {what} (asked as '{measure}'); use it with "
+                               f"{', '.join(supported)}, or another ties policy (trec, docid_asc, optimistic, "
+                               "pessimistic) for this measure")
+    if depth is not None:
+        raise EvaluationError("ties='average' does not take a depth yet (a tie group across the depth would be "
+                              "cut in one ordering and not in another); leave depth out, or use @k cutoffs")
+
+
+def tie_groups(con, run_tables: list[tuple[str | None, str]], score_precision: str) -> dict[str, tuple[int, int]]:
+    """Per run: how many groups of two or more equally scored documents a query had, and how many documents they held.
+
+    Equal as the ranking compares them (score_precision). One grouped count over each run table: a notice
+    that tells the user whether the tie policy can change a number at all.
+    """
+    found: dict[str, tuple[int, int]] = {}
+    for run_id, table in run_tables:
+        name = "run_id" if run_id is None else sqlgen.literal(run_id)
+        keys = "run_id, query_id" if run_id is None else "query_id"
+        score = sqlgen.call("sqlrank.ranking_score", "score", score_precision=score_precision)
+        rows = con.execute(
+            f"SELECT run, count(*), sum(tied) FROM ("
+            f"  SELECT {name} AS run, count(*) AS tied FROM sqlrank.run_rows({sqlgen.literal(table)})"
+            f"  GROUP BY {keys}, {score} HAVING count(*) > 1) GROUP BY run").fetchall()
+        found.update({run: (groups, int(documents)) for run, groups, documents in rows})
+    return found
 
 
 def _check_choice(name: str, value, allowed) -> None:

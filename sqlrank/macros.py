@@ -60,14 +60,19 @@ def sql_script() -> str:
 
 
 # the options every shell table macro takes after the measure's own parameters: how the run is read
-_RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double"), ("judged_only", False))
+_RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double"), ("judged_only", False),
+                ("ties", "trec"))
 
 
 def registry_sql() -> str:
     """The macros made from the registry's declarations, so that no SQL file repeats them.
 
-    * `sqlrank.<macro>(qrels_table, run_table, [k,] <parameters>, depth, missing, score_precision, judged_only)`:
-      each measure's table macro for the DuckDB shell, one row per query;
+    * `sqlrank.<macro>(qrels_table, run_table, [k,] <parameters>, depth, missing, score_precision, judged_only,
+      ties)`:
+      each measure's table macro for the DuckDB shell, one row per query; ties := 'average' reads the
+      tie groups (sqlrank.tied_run_rankings) and calls the measure's expectation, or stops with an error
+      naming a measure that has none (the registry's ties_average); the branch of the other policies
+      is empty then, and the other way round, each filtered by a constant;
     * `sqlrank.measure_aggregate(measure)`: how the `all` row summarises a measure named in a
       result table ('mean' or 'sum'), by any of its spellings.
     """
@@ -83,10 +88,16 @@ def registry_sql() -> str:
         negative = ["negative_labels := true"] if "negative_labels" in definition.needs else []
         rankings = sqlgen.call("sqlrank.run_rankings", "qrels_table", "run_table", "depth := depth",
                                "missing := missing", "score_precision := score_precision",
-                               "judged_only := judged_only", *negative)
+                               "judged_only := judged_only", *negative, "ties := ties")
+        tied = sqlgen.call("sqlrank.tied_run_rankings", "qrels_table", "run_table", "missing := missing",
+                           "score_precision := score_precision", *negative, "ties := ties")
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
-            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value\n    FROM {rankings};")
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value\n    FROM {rankings}\n"
+            f"    UNION ALL BY NAME\n"
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {_average_value(definition)} AS value\n    FROM {tied}\n"
+            f"    WHERE (depth IS NULL OR error('sqlrank: ties := ''average'' does not take a depth yet'))\n"
+            f"      AND (NOT judged_only OR error('sqlrank: ties := ''average'' does not take judged_only yet'));")
     by_aggregate: dict[str, list[str]] = {}
     for definition in REGISTRY.values():
         spellings = {definition.name, *definition.aliases, definition.trec_name, definition.trec_family} - {None}
@@ -98,6 +109,18 @@ def registry_sql() -> str:
     statements.append(f"CREATE OR REPLACE MACRO sqlrank.measure_aggregate(measure) AS\n"
                       f"    CASE {cases} ELSE 'mean' END;")
     return "\n\n".join(statements) + "\n"
+
+
+def _average_value(definition) -> str:
+    """The measure under ties := 'average': its expectation, its own macro, or an error naming it."""
+    if definition.ties_average is None:
+        supported = ", ".join(m.name for m in REGISTRY.values() if m.ties_average)
+        message = (f"sqlrank: ties := 'average' is not defined yet for {definition.name}; use it with {supported}, "
+                   "or another ties policy")
+        return sqlgen.call("error", sqlgen.literal(message))
+    prefix = "average" if definition.ties_average == "average" else "measure"
+    return sqlgen.call(f"sqlrank.{prefix}_{definition.macro}", "ranking", "k" if definition.cutoff else "NULL",
+                       *definition.params)
 
 
 @cache

@@ -65,6 +65,15 @@ SPREADS = ("std", "stderr", "median", "std_population")
 #   negative_labels     the judgments with a negative label (in the pool but unjudged: infAP, Judged)
 NEEDS = ("whole_ranking", "judged_nonrelevant", "negative_labels")
 
+# What a measure is under ties='average', the expectation over the orderings of each tie group
+# (docs/tie-policies.md):
+#   average  sqlrank.average_<macro>, in the measure's own file, computes the expectation in closed form
+#            (the pieces it shares with the others: sql/30_tie_average.sql)
+#   same     the measure does not read the order (counts of the whole list, num_ret), so its own macro
+#            gives the expectation from the tie groups' struct too
+#   None     not defined yet: evaluating it with ties='average' is a MeasureError naming it
+TIES_AVERAGE = ("average", "same")
+
 
 @dataclass(frozen=True)
 class MeasureDef:
@@ -92,6 +101,9 @@ class MeasureDef:
     trec_values: tuple[str | None, ...] = ()
     # trec_eval prints it in the `all` row only (num_q, gm_map, gm_bpref): so does the trec layout
     trec_all_only: bool = False
+    ties_average: str | None = None  # one of TIES_AVERAGE, or None
+    # parameter values under which the average is not defined even so: (("denominator", "retrieved"),)
+    ties_average_unless: tuple[tuple[str, object], ...] = ()
 
     def needs_for(self, params: dict) -> set[str]:
         """What this measure, with these parameter values, needs from the ranking pass."""
@@ -110,39 +122,45 @@ REGISTRY: dict[str, MeasureDef] = {
     for m in (
         MeasureDef("nDCG", "ndcg", "DCG@k / IDCG@k; 0 when IDCG@k = 0", ("gain", "discount", "base", "ideal"),
                    needs_when={("ideal", "run"): ("whole_ranking",)}, aliases=("ndcg",),
-                   trec_name="ndcg", trec_family="ndcg_cut", trec_default_cutoffs=_TREC_CUTOFFS),
+                   trec_name="ndcg", trec_family="ndcg_cut", trec_default_cutoffs=_TREC_CUTOFFS,
+                   ties_average="average"),
         MeasureDef("DCG", "dcg", "Σ_{i<=k} gain(label_i) · discount(i)", ("gain", "discount", "base"),
-                   aliases=("dcg",), trec_name="dcg"),
+                   aliases=("dcg",), trec_name="dcg", ties_average="average"),
         MeasureDef("IDCG", "idcg", "DCG@k of the ideal ordering", ("gain", "discount", "base", "ideal"),
                    needs_when={("ideal", "run"): ("whole_ranking",)}, aliases=("ideal_dcg",), trec_name="ideal_dcg"),
         MeasureDef("CG", "cg", "Σ_{i<=k} gain(label_i)", ("gain",)),
         MeasureDef("AP", "ap", "Σ_{relevant i<=k} P@i / denominator (R by default)", ("rel", "denominator"),
-                   aliases=("map",), trec_name="map", trec_family="map_cut", trec_default_cutoffs=_TREC_CUTOFFS),
+                   aliases=("map",), trec_name="map", trec_family="map_cut", trec_default_cutoffs=_TREC_CUTOFFS,
+                   ties_average="average",
+                   ties_average_unless=(("denominator", "retrieved"),)),
         MeasureDef("RR", "rr", "1 / rank of the first relevant document within k, else 0", ("rel",),
-                   aliases=("recip_rank", "mrr"), trec_name="recip_rank"),
+                   aliases=("recip_rank", "mrr"), trec_name="recip_rank", ties_average="average"),
         MeasureDef("P", "p", "relevant in top k / k (always k); without @k: relevant retrieved / retrieved", ("rel",),
-                   aliases=("precision", "SetP", "set_P"), trec_name="set_P", trec_family="P"),
+                   aliases=("precision", "SetP", "set_P"), trec_name="set_P", trec_family="P",
+                   ties_average="average"),
         MeasureDef("R", "recall", "relevant in top k / R; 0 when R = 0", ("rel",), aliases=("recall", "SetR", "set_recall"),
-                   trec_name="set_recall", trec_family="recall"),
+                   trec_name="set_recall", trec_family="recall", ties_average="average"),
         MeasureDef("Rprec", "rprec", "relevant in top R / R; 0 when R = 0", ("rel",), cutoff=False,
-                   needs=("whole_ranking",), trec_name="Rprec"),
+                   needs=("whole_ranking",), trec_name="Rprec", ties_average="average"),
         MeasureDef("Success", "success", "1 if a relevant document is in the top k, else 0", ("rel",),
-                   aliases=("hit", "hit_rate", "HitRate"), trec_family="success"),
+                   aliases=("hit", "hit_rate", "HitRate"), trec_family="success", ties_average="average"),
         MeasureDef("bpref", "bpref", "trec_eval's bpref (judged non-relevant documents ranked above relevant ones)",
                    ("rel",), cutoff=False, needs=("judged_nonrelevant",), trec_name="bpref"),
         MeasureDef("NumRet", "num_ret", "documents retrieved (within k)", (), aggregate="sum", aliases=("num_ret",),
-                   trec_name="num_ret"),
+                   trec_name="num_ret", ties_average="same"),
         MeasureDef("NumRel", "num_rel", "relevant judgments of the query (R)", ("rel",), cutoff=False,
-                   aggregate="sum", reads_ranking=False, aliases=("num_rel",), trec_name="num_rel"),
+                   aggregate="sum", reads_ranking=False, aliases=("num_rel",), trec_name="num_rel",
+                   ties_average="same"),
         MeasureDef("NumRelRet", "num_rel_ret", "relevant documents retrieved (within k)", ("rel",), aggregate="sum",
-                   aliases=("num_rel_ret",), trec_name="num_rel_ret"),
+                   aliases=("num_rel_ret",), trec_name="num_rel_ret", ties_average="average"),
         MeasureDef("Hits", "hits", "relevant documents within k, averaged over queries (ranx's hits; NumRelRet sums)",
                    ("rel",), aliases=("hits",)),
         MeasureDef("NumNonRelJudgedRet", "num_nonrel_judged_ret", "judged non-relevant documents retrieved (within k)",
                    ("rel",), aggregate="sum", needs=("judged_nonrelevant",), aliases=("num_nonrel_judged_ret",),
                    trec_name="num_nonrel_judged_ret"),
         MeasureDef("NumQ", "num_q", "1 per evaluated query: the `all` row counts the queries", (), cutoff=False,
-                   aggregate="sum", reads_ranking=False, aliases=("num_q",), trec_name="num_q", trec_all_only=True),
+                   aggregate="sum", reads_ranking=False, aliases=("num_q",), trec_name="num_q", trec_all_only=True,
+                   ties_average="same"),
         MeasureDef("RelP", "rel_p", "relevant in top k / min(k, R); without @k: relevant retrieved / min(retrieved, R)",
                    ("rel",), aliases=("SetRelP", "set_relative_P"), trec_name="set_relative_P", trec_family="relative_P",
                    trec_default_cutoffs=_TREC_CUTOFFS),
@@ -150,7 +168,7 @@ REGISTRY: dict[str, MeasureDef] = {
                    (), needs=("judged_nonrelevant",), trec_family="unj", trec_default_cutoffs=(5, 10, 20)),
         MeasureDef("Utility", "utility", "weighted count of relevant retrieved, other retrieved, relevant missed",
                    ("rel", "relevant_retrieved", "nonrelevant_retrieved", "relevant_missed"), cutoff=False,
-                   aliases=("utility",), trec_name="utility",
+                   aliases=("utility",), trec_name="utility", ties_average="same",
                    # trec_eval's fourth weight counts the collection's non-relevant documents not retrieved
                    trec_values=("relevant_retrieved", "nonrelevant_retrieved", "relevant_missed", None)),
         MeasureDef("GMAP", "gm_map", "AP per query; the `all` row is the geometric mean, AP floored at 1e-5",
@@ -186,7 +204,7 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("Judged", "judged", "documents within k that have a judgment / min(k, retrieved)", (),
                    needs=("judged_nonrelevant", "negative_labels")),
         MeasureDef("SetAP", "set_ap", "relevant retrieved² / (retrieved · R): set precision × set recall", ("rel",),
-                   cutoff=False, aliases=("set_map",), trec_name="set_map"),
+                   cutoff=False, aliases=("set_map",), trec_name="set_map", ties_average="same"),
         MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the retrieved set, or of P@k and R@k",
                    ("rel", "beta"), aliases=("set_F",), trec_name="set_F", trec_values=("beta",)),
     )

@@ -45,6 +45,8 @@ class Report:
     run_inputs: list = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # what is almost surely a mistake: shown first
     doc_columns: dict[str, str | None] = field(default_factory=dict)  # run table -> the column read as doc_id
+    ties: str = "trec"  # the tie policy (docs/tie-policies.md)
+    tie_groups: dict[str, tuple[int, int]] = field(default_factory=dict)  # run -> (tie groups, documents in them)
 
     def notices(self) -> list[str]:
         """One line per thing the user should know; empty when nothing was filled, skipped or dropped."""
@@ -69,6 +71,9 @@ class Report:
             if run.run_only_queries:
                 lines.append(f"run '{run_id}': {_count(run.run_only_queries, 'query', 'queries')} without judgments "
                              "left out")
+        for run_id, (groups, documents) in self.tie_groups.items():
+            lines.append(f"run '{run_id}': {_count(groups, 'tie group', 'tie groups')} (documents of equal score in "
+                         f"one query) holding {documents} documents, under ties='{self.ties}'")
         if self.depth is not None:
             lines.append(f"rankings cut at depth {self.depth}: documents below rank {self.depth} ignored "
                          f"(depth={self.depth})")

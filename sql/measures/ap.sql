@@ -23,3 +23,16 @@ CREATE OR REPLACE MACRO sqlrank.measure_ap(ranking, k, rel, denominator) AS
                      ELSE sqlrank.num_relevant(ranking, rel)
                  END, 0),
         0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+CREATE OR REPLACE MACRO sqlrank.average_ap(ranking, k, rel, denominator) AS
+    coalesce(
+        sqlrank.expected_precision_sum(ranking, k, rel)
+        / NULLIF(CASE sqlrank.choice(denominator, ['R', 'min_R_k', 'retrieved'], 'denominator')
+                     WHEN 'min_R_k' THEN least(sqlrank.num_relevant(ranking, rel), coalesce(k, 9223372036854775807))
+                     WHEN 'retrieved' THEN error('sqlrank: ties := ''average'' is not defined yet for '
+                                                 || 'AP(denominator=retrieved), whose denominator varies with the '
+                                                 || 'order; use denominator R or min_R_k')
+                     ELSE sqlrank.num_relevant(ranking, rel)
+                 END, 0),
+        0);

@@ -12,3 +12,7 @@
 --       = 3 + 0.6309298 + 1 + 0.8613531 + 0.3868528 = 5.8791357
 CREATE OR REPLACE MACRO sqlrank.measure_dcg(ranking, k, gain, discount, base) AS
     sqlrank.dcg_of(ranking, k, gain, discount, base);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+CREATE OR REPLACE MACRO sqlrank.average_dcg(ranking, k, gain, discount, base) AS
+    sqlrank.expected_dcg(ranking, k, gain, discount, base);

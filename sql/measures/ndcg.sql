@@ -15,3 +15,10 @@ CREATE OR REPLACE MACRO sqlrank.measure_ndcg(ranking, k, gain, discount, base, i
     least(coalesce(sqlrank.dcg_of(ranking, k, gain, discount, base)
                    / NULLIF(sqlrank.ideal_dcg(sqlrank.ideal_gains(ranking, gain, ideal), k, discount, base), 0), 0),
           1.0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- the ideal DCG does not depend on the order: the expectation of the ratio is the ratio of the expectation
+CREATE OR REPLACE MACRO sqlrank.average_ndcg(ranking, k, gain, discount, base, ideal) AS
+    least(coalesce(sqlrank.expected_dcg(ranking, k, gain, discount, base)
+                   / NULLIF(sqlrank.ideal_dcg(sqlrank.ideal_gains(ranking, gain, ideal), k, discount, base), 0), 0),
+          1.0);

@@ -10,3 +10,7 @@
 CREATE OR REPLACE MACRO sqlrank.measure_p(ranking, k, rel) AS
     coalesce(CAST(len(sqlrank.relevant_ranks(ranking, k, rel)) AS DOUBLE)
              / NULLIF(coalesce(k, ranking.num_ret), 0), 0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+CREATE OR REPLACE MACRO sqlrank.average_p(ranking, k, rel) AS
+    coalesce(sqlrank.expected_relevant(ranking, k, rel) / NULLIF(coalesce(k, ranking.num_ret), 0), 0);

@@ -7,3 +7,7 @@
 CREATE OR REPLACE MACRO sqlrank.measure_recall(ranking, k, rel) AS
     coalesce(CAST(len(sqlrank.relevant_ranks(ranking, k, rel)) AS DOUBLE)
              / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+CREATE OR REPLACE MACRO sqlrank.average_recall(ranking, k, rel) AS
+    coalesce(sqlrank.expected_relevant(ranking, k, rel) / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);

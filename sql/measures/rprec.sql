@@ -8,3 +8,8 @@
 CREATE OR REPLACE MACRO sqlrank.measure_rprec(ranking, k, rel) AS
     coalesce(CAST(len(sqlrank.relevant_ranks(ranking, sqlrank.num_relevant(ranking, rel), rel)) AS DOUBLE)
              / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+CREATE OR REPLACE MACRO sqlrank.average_rprec(ranking, k, rel) AS
+    coalesce(sqlrank.expected_relevant(ranking, sqlrank.num_relevant(ranking, rel), rel)
+             / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);

@@ -1,0 +1,77 @@
+-- The measures' expected values under ties := 'average' (docs/tie-policies.md):
+-- every ordering of each group of equally scored documents equally likely
+-- (McSherry & Najork, ECIR 2008). They read sqlrank.tied_rankings' struct, whose
+-- documents are (rank, label, tied): rank the first place of the document's tie
+-- group, tied the group's size; a group's other places hold unjudged documents.
+-- Each is exact and closed over the groups' places (no ordering is enumerated):
+--
+-- sqlrank.average_<macro>(ranking, k, <the measure's parameters>) -> DOUBLE, in the
+--     measure's own file: the expectation of sqlrank.measure_<macro>; the registry's
+--     `ties_average` says which measures have one ('average'), or need none because
+--     they do not read the order ('same': their own macro reads this struct too)
+--
+-- The pieces they share, here:
+-- sqlrank.tied_share(d, k) -> DOUBLE
+--     the chance that document d lands within k: the share of its group's places <= k
+-- sqlrank.expected_relevant(ranking, k, rel) -> DOUBLE
+--     the expected number of relevant documents within k (P, R, Rprec, NumRelRet)
+-- sqlrank.tied_discount(d, k, discount, base) -> DOUBLE
+--     the mean discount of d's group's places within k (0 beyond k), for DCG
+-- sqlrank.none_within(n, r, j) -> DOUBLE
+--     the chance that none of the r relevant documents of a group of n lands in its
+--     first j places: C(n - r, j) / C(n, j) = Π_{i<r} (n - j - i) / (n - i)
+-- sqlrank.first_relevant_group(ranking, rel) -> STRUCT(rank, tied, relevant)
+--     the first group holding a relevant document and its number of relevant ones
+--     (NULL fields when there is none): RR and Success read only that group
+-- sqlrank.expected_dcg(ranking, k, gain, discount, base) -> DOUBLE
+--     Σ gain(label) · tied_discount over the documents: DCG's and nDCG's expectation
+-- sqlrank.expected_precision_sum(ranking, k, rel) -> DOUBLE
+--     the expectation of Σ P@rank over the relevant documents within k (AP's numerator)
+--
+-- Example: three tied documents at ranks 1-3, one relevant: P@1 = 1/3, RR =
+-- (1 + 1/2 + 1/3) / 3, AP (R = 1) the same, Success@2 = 2/3.
+CREATE OR REPLACE MACRO sqlrank.tied_share(d, k) AS
+    CASE WHEN k IS NULL THEN 1.0
+         ELSE greatest(least(CAST(k - d.rank + 1 AS DOUBLE) / NULLIF(d.tied, 0), 1.0), 0.0) END;
+
+CREATE OR REPLACE MACRO sqlrank.expected_relevant(ranking, k, rel) AS
+    coalesce(list_sum(list_transform(list_filter(ranking.documents, lambda d: sqlrank.is_relevant(d.label, rel)),
+                                     lambda d: sqlrank.tied_share(d, k))), 0.0);
+
+CREATE OR REPLACE MACRO sqlrank.tied_discount(d, k, discount, base) AS
+    coalesce(list_sum(list_transform(range(d.rank, least(d.rank + d.tied, coalesce(k, 9223372036854775806) + 1)),
+                                     lambda place: sqlrank.discount(place, kind := discount, base := base))), 0.0)
+    / NULLIF(d.tied, 0);
+
+CREATE OR REPLACE MACRO sqlrank.none_within(n, r, j) AS
+    list_reduce(list_transform(range(r), lambda i: greatest(CAST(n - j - i AS DOUBLE), 0.0) / NULLIF(n - i, 0)),
+                lambda a, b: a * b, 1.0);
+
+CREATE OR REPLACE MACRO sqlrank.first_relevant_group(ranking, rel) AS
+    struct_pack(
+        rank := list_filter(ranking.documents, lambda d: sqlrank.is_relevant(d.label, rel))[1].rank,
+        tied := list_filter(ranking.documents, lambda d: sqlrank.is_relevant(d.label, rel))[1].tied,
+        relevant := len(list_filter(ranking.documents,
+                                    lambda d: sqlrank.is_relevant(d.label, rel)
+                                              AND d.rank = list_filter(ranking.documents,
+                                                                       lambda e: sqlrank.is_relevant(e.label, rel))[1].rank)));
+
+-- A relevant document of a group of n places from rank s holding r relevant ones, b relevant
+-- documents in the groups above: in place j (chance 1/n) its precision is expected to be
+-- (b + 1 + j (r - 1) / (n - 1)) / (s + j), the other r - 1 spread evenly over the other places
+CREATE OR REPLACE MACRO sqlrank.expected_precision_sum(ranking, k, rel) AS
+    coalesce(list_sum(list_transform(
+        list_filter(ranking.documents, lambda d: sqlrank.is_relevant(d.label, rel)),
+        lambda d: coalesce(list_sum(list_transform(
+            range(0, least(d.tied, coalesce(k, 9223372036854775806) - d.rank + 1)),
+            lambda j: (len(list_filter(ranking.documents, lambda e: sqlrank.is_relevant(e.label, rel) AND e.rank < d.rank))
+                       + 1
+                       + j * coalesce(CAST(len(list_filter(ranking.documents,
+                                                          lambda e: sqlrank.is_relevant(e.label, rel) AND e.rank = d.rank)) - 1
+                                          AS DOUBLE) / NULLIF(d.tied - 1, 0), 0))
+                      / NULLIF(d.rank + j, 0))), 0.0) / NULLIF(d.tied, 0))), 0.0);
+
+CREATE OR REPLACE MACRO sqlrank.expected_dcg(ranking, k, gain, discount, base) AS
+    coalesce(list_sum(list_transform(ranking.documents,
+                                     lambda d: sqlrank.gain(d.label, kind := gain)
+                                               * sqlrank.tied_discount(d, k, discount, base))), 0.0);
