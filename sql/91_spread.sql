@@ -14,7 +14,7 @@
 CREATE OR REPLACE MACRO sqlrank.spread(query_values, aggregate) AS
     CASE sqlrank.choice(aggregate, ['std', 'stderr', 'median', 'std_population'], 'aggregate')
         WHEN 'std' THEN list_aggregate(query_values, 'stddev_samp')
-        WHEN 'stderr' THEN list_aggregate(query_values, 'stddev_samp') / sqrt(len(query_values))
+        WHEN 'stderr' THEN list_aggregate(query_values, 'stddev_samp') / NULLIF(sqrt(len(query_values)), 0)
         WHEN 'median' THEN list_aggregate(query_values, 'median')
         ELSE list_aggregate(query_values, 'stddev_pop')
     END;
