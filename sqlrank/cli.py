@@ -273,7 +273,7 @@ def query_command(
         text = _sql_text(sql)
         inputs = tuple(path for _, path in qrels_views + run_views)
         fmt_name, target = _destination(fmt, output, inputs=inputs + tuple(sqlrank.user_sql.files_named(text)))
-        with _connect(threads, memory_limit, temp_directory, extensions=allow_extensions) as con:
+        with _connect(threads, memory_limit, temp_directory, allow_extensions) as con:
             for name, path in qrels_views:
                 sqlrank.load_qrels(con, path, name, duplicates=duplicates.value, query_col=query_col,
                                    doc_col=doc_col, relevance_col=relevance_col)
