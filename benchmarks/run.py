@@ -43,12 +43,14 @@ MEASURES = ["nDCG@10", "AP", "RR", "P@10", "R@100"]
 # Only cutoffs: sqlrank ranks just the top 10 of each query (a heap, no sort)
 CUTOFF_SET = ["nDCG@10", "P@10", "RR@10"]
 # 10 measure families x 3 cutoffs, all in ir_measures syntax (two of them at
-# another relevance level, so the wide set also needs a second parameter set).
+# another relevance level, so the wide set also needs a second parameter set),
+# and one measure of each family trec_eval's whole catalogue added
 WIDE_SET = [
     f"{m}@{k}"
     for m in ["nDCG", "AP", "RR", "P", "R", "Success", "NumRelRet", "DCG", "P(rel=2)", "AP(rel=2)"]
     for k in (5, 10, 100)
-]
+] + ["G", "ndcg_rel", "Rndcg", "infAP", "binG", "bpref", "11pt_avg", "ERR@10", "Judged@10", "rbp", "set_F", "utility",
+     "gm_map"]
 TOLERANCE = 1e-9
 # At 100M every DuckDB-based contender gets the same memory cap and spills.
 BIG = "100M"
