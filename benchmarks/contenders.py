@@ -9,7 +9,10 @@ query_id,measure,value as CSV (query_id 'all' = the tool's own mean), so
 run.py can check the numbers.  Anything else worth reporting (ranx's JIT
 warm-up) is printed as one JSON line on stdout.
 
-Names: floor, floor-checked, floor-cutoffs, floor-trec, scan, window, sqlrank-api, pytrec_eval, ir_measures, ranx.
+Names: floor, floor-checked, floor-cutoffs, floor-trec, floor-trec-checked, scan, window, sqlrank-api,
+pytrec_eval, ir_measures, ranx, and the DataFrame contenders floor-polars, sqlrank-frame (--frame
+pandas|polars|arrow|parquet), ranx-frame. A DataFrame contender reads the Parquet files into frames
+first, then times only the evaluation (printed as JSON: frames_s, eval_s, and ranx's jit_s).
 """
 
 from __future__ import annotations
@@ -104,12 +107,16 @@ def sqlrank_pair_screen():
 
 
 def check_file(con, path: str, value: str) -> tuple[int, int, int]:
-    """(rows, bad rows, equal neighbouring pair hashes) of one Parquet file, by sqlrank's screen.
+    """(rows, bad rows, equal neighbouring pair hashes) of one Parquet file, by sqlrank's screen."""
+    return check_table(con, "read_parquet('" + path.replace("'", "''") + "')", value)
+
+
+def check_table(con, table: str, value: str) -> tuple[int, int, int]:
+    """(rows, bad rows, equal neighbouring pair hashes) of a table (SQL), by sqlrank's screen.
 
     The bad rows are the ones sqlrank refuses (an empty id, a value that is no number or NaN). An equal
     pair of hashes sends sqlrank to an exact check; here it stops the benchmark.
     """
-    table = "read_parquet('" + path.replace("'", "''") + "')"
     pair_screen = sqlrank_pair_screen()
     ids = ["query_id", "doc_id"]
     return pair_screen.screen(con, table, ids, pair_screen.bad_row(ids, value))
@@ -128,6 +135,28 @@ def floor_checked(args) -> None:
         if rows == 0 or bad or equal_hashes:
             raise SystemExit(f"{path}: {rows} rows, {bad} bad, {equal_hashes} equal pair hashes")
     run_floor(con, args, (HERE / "floor.sql").read_text())
+
+
+def floor_trec_checked(args) -> None:
+    """floor-trec after sqlrank's input checks: the text read once into tables, checked, then floor.sql on them.
+
+    The checks are floor-checked's (rows, ids, numbers, duplicate pairs); DuckDB's CSV reader refuses a
+    line with the wrong number of fields itself. sqlrank's other TREC rules (its byte scan for tabs and
+    other separators, comment lines, `1_000` scores) are its own cost, outside this floor.
+    """
+    con = duckdb_connect(args)
+    con.execute("SET VARIABLE qrels = ?", [args.qrels])
+    con.execute("SET VARIABLE run = ?", [args.run])
+    sql = (HERE / "floor.sql").read_text()
+    for (parquet, text), table, value in zip(TREC_READERS.items(), ("qrels_text", "run_text"), ("relevance", "score")):
+        if parquet not in sql:
+            raise SystemExit(f"floor.sql no longer reads {parquet}; update TREC_READERS in contenders.py")
+        con.execute(f"CREATE TEMP TABLE {table} AS SELECT * FROM {text}")
+        rows, bad, equal_hashes = check_table(con, table, value)
+        if rows == 0 or bad or equal_hashes:
+            raise SystemExit(f"{table}: {rows} rows, {bad} bad, {equal_hashes} equal pair hashes")
+        sql = sql.replace(parquet, table)
+    con.execute(f"COPY ({sql}) TO '{args.out}' (FORMAT csv, HEADER true)")
 
 
 def floor_cutoffs(args) -> None:
@@ -239,11 +268,111 @@ def ranx_(args) -> None:
     print(json.dumps({"ranx_jit_s": jit_s, "ranx_load_s": load_s, "ranx_eval_s": eval_s}))
 
 
+# The DataFrame contenders' measures: what a recommender team reports, and what floor-polars computes
+FRAME_MEASURES = ["nDCG@10", "R@20"]
+
+
+def read_frames(args, kind: str):
+    """The Parquet inputs as DataFrames of `kind` (pandas, polars, arrow) and the seconds it took."""
+    import pyarrow.parquet as pq
+
+    t0 = time.perf_counter()
+    frames = [pq.read_table(path) for path in (args.qrels, args.run)]
+    if kind == "pandas":
+        frames = [frame.to_pandas() for frame in frames]
+    elif kind == "polars":
+        import polars
+
+        frames = [polars.from_arrow(frame) for frame in frames]
+    return frames, time.perf_counter() - t0
+
+
+def floor_polars(args) -> None:
+    """nDCG@10 and R@20 as a hand-written polars pipeline on frames in memory: the DataFrame floor.
+
+    trec_eval's semantics: ranked by score descending, ties by doc_id descending; linear gains, the
+    ideal from every positive label; relevant = label >= 1; every qrels query scored (0 without hits).
+    """
+    import polars as pl
+
+    (qrels, run), frames_s = read_frames(args, "polars")
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    judged = qrels.filter(pl.col("relevance") >= 0).select("query_id", "doc_id", pl.col("relevance").alias("rel"))
+    top = (run.sort(["query_id", "score", "doc_id"], descending=[False, True, True])
+              .with_columns(rank=pl.int_range(1, pl.len() + 1).over("query_id"))
+              .filter(pl.col("rank") <= 20)
+              .join(judged, on=["query_id", "doc_id"]))
+    gains = top.group_by("query_id").agg(
+        dcg=(pl.col("rel").clip(lower_bound=0) / (pl.col("rank") + 1).log(2)).filter(pl.col("rank") <= 10).sum(),
+        hits=(pl.col("rel") >= 1).sum())
+    ideal = (judged.filter(pl.col("rel") > 0).sort(["query_id", "rel"], descending=[False, True])
+                   .with_columns(irank=pl.int_range(1, pl.len() + 1).over("query_id"))
+                   .group_by("query_id").agg(
+                       idcg=(pl.col("rel") / (pl.col("irank") + 1).log(2)).filter(pl.col("irank") <= 10).sum(),
+                       num_rel=(pl.col("rel") >= 1).sum()))
+    scores = (qrels.select("query_id").unique().join(ideal, on="query_id", how="left")
+                   .join(gains, on="query_id", how="left").fill_null(0)
+                   .select("query_id",
+                           pl.when(pl.col("idcg") > 0).then(pl.col("dcg") / pl.col("idcg")).otherwise(0.0).alias("nDCG@10"),
+                           pl.when(pl.col("num_rel") > 0).then(pl.col("hits") / pl.col("num_rel")).otherwise(0.0)
+                             .alias("R@20")))
+    eval_s, eval_cpu_s = time.perf_counter() - t0, time.process_time() - cpu0
+    write_long(args.out, {row[0]: {"nDCG@10": row[1], "R@20": row[2]} for row in scores.iter_rows()})
+    print(json.dumps({"frames_s": frames_s, "eval_s": eval_s, "eval_cpu_s": eval_cpu_s}))
+
+
+def sqlrank_frame(args) -> None:
+    """sqlrank.evaluate on frames in memory (--frame pandas|polars|arrow) or on the Parquet paths (parquet)."""
+    import pyarrow.csv as pacsv
+    import sqlrank
+
+    if args.frame == "parquet":
+        (qrels, run), frames_s = (args.qrels, args.run), 0.0
+    else:
+        (qrels, run), frames_s = read_frames(args, args.frame)
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    table = sqlrank.evaluate(qrels, run, FRAME_MEASURES, threads=args.threads).to_arrow()
+    eval_s, eval_cpu_s = time.perf_counter() - t0, time.process_time() - cpu0
+    pacsv.write_csv(table, args.out)
+    print(json.dumps({"frames_s": frames_s, "eval_s": eval_s, "eval_cpu_s": eval_cpu_s}))
+
+
+def ranx_frame(args) -> None:
+    """ranx's Qrels.from_df / Run.from_df on pandas frames in memory, then evaluate; numba's warm-up apart."""
+    from ranx import Qrels, Run, evaluate
+
+    metrics = {"ndcg@10": "nDCG@10", "recall@20": "R@20"}
+    t0 = time.perf_counter()
+    evaluate(Qrels({"q": {"d1": 1}}), Run({"q": {"d1": 1.0, "d2": 0.5}}), list(metrics))
+    jit_s = time.perf_counter() - t0
+    (qrels_df, run_df), frames_s = read_frames(args, "pandas")
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    # ranx wants object (not pandas' string) id columns and 64-bit labels: part of what using it on these
+    # frames costs
+    for frame in (qrels_df, run_df):
+        frame["query_id"], frame["doc_id"] = frame["query_id"].astype(object), frame["doc_id"].astype(object)
+    qrels_df["relevance"] = qrels_df["relevance"].astype("int64")
+    qrels = Qrels.from_df(qrels_df, q_id_col="query_id", doc_id_col="doc_id", score_col="relevance")
+    run = Run.from_df(run_df, q_id_col="query_id", doc_id_col="doc_id", score_col="score")
+    evaluate(qrels, run, list(metrics), make_comparable=True)
+    eval_s, eval_cpu_s = time.perf_counter() - t0, time.process_time() - cpu0
+    per_query: dict[str, dict[str, float]] = {}
+    for metric, scores in run.scores.items():
+        for qid, v in scores.items():
+            per_query.setdefault(qid, {})[metrics[metric]] = v
+    write_long(args.out, per_query)
+    print(json.dumps({"frames_s": frames_s, "eval_s": eval_s, "eval_cpu_s": eval_cpu_s, "ranx_jit_s": jit_s}))
+
+
 CONTENDERS = {
     "floor": floor,
     "floor-cutoffs": floor_cutoffs,
     "floor-checked": floor_checked,
     "floor-trec": floor_trec,
+    "floor-trec-checked": floor_trec_checked,
+    "floor-polars": floor_polars,
+    "sqlrank-frame": sqlrank_frame,
+    "ranx-frame": ranx_frame,
     "scan": scan,
     "window": window,
     "sqlrank-api": sqlrank_api,
@@ -263,6 +392,7 @@ def main() -> None:
     ap.add_argument("--memory-limit")
     ap.add_argument("--temp-directory")
     ap.add_argument("--score-precision", default="double")
+    ap.add_argument("--frame", choices=["pandas", "polars", "arrow", "parquet"], default="pandas")
     args = ap.parse_args()
     CONTENDERS[args.name](args)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -21,11 +22,10 @@ import sqlrank
 from sqlrank import engine, readers
 from sqlrank.measures import parse_all
 
-SETS = {
-    "five": ["nDCG@10", "AP", "RR", "P@10", "R@100"],
-    "wide": [f"{m}@{k}" for m in ["nDCG", "AP", "RR", "P", "R", "Success", "NumRelRet", "DCG", "P(rel=2)", "AP(rel=2)"]
-             for k in (5, 10, 100)],
-}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import MEASURES, WIDE_SET  # noqa: E402
+
+SETS = {"five": MEASURES, "wide": WIDE_SET}
 
 
 def time_statement(folder: Path, names: list[str], repeat: int) -> tuple[float, float]:

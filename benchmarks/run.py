@@ -43,12 +43,14 @@ MEASURES = ["nDCG@10", "AP", "RR", "P@10", "R@100"]
 # Only cutoffs: sqlrank ranks just the top 10 of each query (a heap, no sort)
 CUTOFF_SET = ["nDCG@10", "P@10", "RR@10"]
 # 10 measure families x 3 cutoffs, all in ir_measures syntax (two of them at
-# another relevance level, so the wide set also needs a second parameter set).
+# another relevance level, so the wide set also needs a second parameter set),
+# and one measure of each family trec_eval's whole catalogue added
 WIDE_SET = [
     f"{m}@{k}"
     for m in ["nDCG", "AP", "RR", "P", "R", "Success", "NumRelRet", "DCG", "P(rel=2)", "AP(rel=2)"]
     for k in (5, 10, 100)
-]
+] + ["G", "ndcg_rel", "Rndcg", "infAP", "binG", "bpref", "11pt_avg", "ERR@10", "Judged@10", "rbp", "set_F", "utility",
+     "gm_map"]
 TOLERANCE = 1e-9
 # At 100M every DuckDB-based contender gets the same memory cap and spills.
 BIG = "100M"
@@ -57,6 +59,7 @@ BIG_MEMORY_LIMIT = "4GB"
 # would need far more memory than 4GB and hours, so they stop at 10M.
 BASELINE_SIZES = {"100k", "1M", "10M"}
 ALL_SIZES = set(generate.SIZES)
+FRAME_SIZES = {"1M", "10M"}
 
 
 @dataclass
@@ -70,6 +73,7 @@ class Contender:
     must_match: bool = False  # correctness check fails loudly on a difference
     checkable: bool = True  # writes query_id,measure,value comparable with the floor
     reference: str = "floor"  # the hand-written statement it is checked and timed against
+    checked_floor: str = ""  # the same statement after sqlrank's input checks, a second ratio
 
 
 def py(name: str, qrels: Path, run: Path, out: Path, opts: dict, *extra: str) -> list[str]:
@@ -130,28 +134,31 @@ CONTENDERS = [
               reference="floor-cutoffs"),
     Contender("floor-trec", "floor.sql via duckdb, reading the TREC text files (DuckDB's CSV reader)", ALL_SIZES,
               lambda f, o, k: py("floor-trec", f["qrels_trec"], f["run_trec"], o, k), reference="floor-trec"),
+    Contender("floor-trec-checked", "floor-trec after the input checks sqlrank makes (the text read once into "
+              "tables, then ids, numbers, duplicates)", ALL_SIZES,
+              lambda f, o, k: py("floor-trec-checked", f["qrels_trec"], f["run_trec"], o, k), reference="floor-trec"),
     Contender("scan", "SELECT count(*), sum(score) over the run (Parquet)", ALL_SIZES,
               lambda f, o, k: py("scan", f["qrels_parquet"], f["run_parquet"], o, k), checkable=False),
     Contender("window", "ROW_NUMBER() ranking of the run, nothing else (Parquet)", ALL_SIZES,
               lambda f, o, k: py("window", f["qrels_parquet"], f["run_parquet"], o, k), checkable=False),
     Contender("sqlrank-cli-parquet", "sqlrank eval, 5 measures (Parquet)", ALL_SIZES,
               lambda f, o, k: sqlrank_cli(f["qrels_parquet"], [f["run_parquet"]], MEASURES, o, k),
-              needs_sqlrank=True, must_match=True),
+              needs_sqlrank=True, must_match=True, checked_floor="floor-checked"),
     Contender("sqlrank-cli-cutoffs", "sqlrank eval, nDCG@10, P@10, RR@10 (Parquet)", ALL_SIZES,
               lambda f, o, k: sqlrank_cli(f["qrels_parquet"], [f["run_parquet"]], CUTOFF_SET, o, k),
               needs_sqlrank=True, must_match=True, reference="floor-cutoffs"),
     Contender("sqlrank-cli-trec", "sqlrank eval, 5 measures (TREC text)", ALL_SIZES,
               lambda f, o, k: sqlrank_cli(f["qrels_trec"], [f["run_trec"]], MEASURES, o, k),
-              needs_sqlrank=True, must_match=True, reference="floor-trec"),
+              needs_sqlrank=True, must_match=True, reference="floor-trec", checked_floor="floor-trec-checked"),
     Contender("sqlrank-api-parquet", "sqlrank.evaluate(), 5 measures, to_pandas() (Parquet)", BASELINE_SIZES,
               lambda f, o, k: py("sqlrank-api", f["qrels_parquet"], f["run_parquet"], o, k),
-              needs_sqlrank=True, must_match=True),
+              needs_sqlrank=True, must_match=True, checked_floor="floor-checked"),
     Contender("sqlrank-api-trec", "sqlrank.evaluate(), 5 measures, to_pandas() (TREC text)", BASELINE_SIZES,
               lambda f, o, k: py("sqlrank-api", f["qrels_trec"], f["run_trec"], o, k),
-              needs_sqlrank=True, must_match=True, reference="floor-trec"),
+              needs_sqlrank=True, must_match=True, reference="floor-trec", checked_floor="floor-trec-checked"),
     Contender("sqlrank-cli-wide", f"sqlrank eval, {len(WIDE_SET)} measures (Parquet)", BASELINE_SIZES,
               lambda f, o, k: sqlrank_cli(f["qrels_parquet"], [f["run_parquet"]], WIDE_SET, o, k),
-              needs_sqlrank=True, checkable=False),
+              needs_sqlrank=True, checkable=False, reference="sqlrank-cli-parquet"),
     Contender("sqlrank-cli-10runs", "sqlrank eval, 10 run files in one call, 5 measures (Parquet)",
               generate.VARIANT_SIZES,
               lambda f, o, k: sqlrank_cli(f["qrels_parquet"], f["runs10"], MEASURES, o, k),
@@ -163,6 +170,21 @@ CONTENDERS = [
               lambda f, o, k: py("ir_measures", f["qrels_trec"], f["run_trec"], o, {}), reference="floor-trec"),
     Contender("ranx", "ranx Qrels/Run.from_file(kind='trec') + evaluate", BASELINE_SIZES,
               lambda f, o, k: py("ranx", f["qrels_trec"], f["run_trec"], o, {}), reference="floor-trec"),
+    # DataFrames in memory: nDCG@10 and R@20 (FRAME_MEASURES in contenders.py), the Parquet files read into
+    # frames first; each prints the evaluation's own seconds, timed after its frames exist
+    Contender("floor-polars", "hand-written polars pipeline, nDCG@10 and R@20, on polars frames", FRAME_SIZES,
+              lambda f, o, k: py("floor-polars", f["qrels_parquet"], f["run_parquet"], o, k),
+              reference="floor-polars"),
+    *[Contender(f"sqlrank-frame-{kind}", f"sqlrank.evaluate(), nDCG@10 and R@20, on {what}", FRAME_SIZES,
+                lambda f, o, k, kind=kind: py("sqlrank-frame", f["qrels_parquet"], f["run_parquet"], o, k,
+                                              "--frame", kind),
+                needs_sqlrank=True, must_match=True, reference="floor-polars")
+      for kind, what in (("pandas", "pandas DataFrames in memory"), ("polars", "polars DataFrames in memory"),
+                         ("arrow", "pyarrow Tables in memory"), ("parquet", "the Parquet files (the same data)"))],
+    # ranx.from_df builds its dicts row by row in Python: 1.5 minutes at 1M rows, so 1M only
+    Contender("ranx-frame", "ranx Qrels/Run.from_df on pandas frames + evaluate, nDCG@10 and R@20", {"1M"},
+              lambda f, o, k: py("ranx-frame", f["qrels_parquet"], f["run_parquet"], o, {}),
+              reference="floor-polars"),
 ]
 BY_NAME = {c.name: c for c in CONTENDERS}
 
@@ -176,8 +198,9 @@ TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
 RUSAGE_WRAPPER = """
 import resource, subprocess, sys
 rc = subprocess.call(sys.argv[2:])
-rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-open(sys.argv[1], "w").write(str(rss // 1024 if sys.platform == "darwin" else rss))
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+rss = usage.ru_maxrss // 1024 if sys.platform == "darwin" else usage.ru_maxrss
+open(sys.argv[1], "w").write(f"{rss} {usage.ru_utime + usage.ru_stime}")
 sys.exit(rc)
 """
 
@@ -187,6 +210,7 @@ class Sample:
     seconds: float
     rss_mb: float
     stdout: str
+    cpu_seconds: float  # user + system time of the process and its threads: the work, whatever else runs
 
 
 INPUT_SUFFIXES = (".parquet", ".trec")
@@ -225,9 +249,11 @@ def run_once(argv: list[str]) -> Sample:
         raise RuntimeError(f"exit {proc.returncode}: {tail.splitlines()[-1] if tail else ''}")
     if TIME:
         kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", report).group(1))
+        cpu = sum(float(re.search(rf"{kind} time \(seconds\): ([0-9.]+)", report).group(1))
+                  for kind in ("User", "System"))
     else:
-        kb = int(report)
-    return Sample(seconds, kb / 1024, proc.stdout)
+        kb, cpu = int(report.split()[0]), float(report.split()[1])
+    return Sample(seconds, kb / 1024, proc.stdout, cpu)
 
 
 # ---------------------------------------------------------------- correctness
@@ -362,31 +388,48 @@ def write_reports(results: list[dict], checks: dict, info: dict) -> None:
         f"Command: `{info['command']}`", "",
         f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB RAM, {m['os']}; "
         f"Python {m['python']}; " + ", ".join(f"{k} {v}" for k, v in m["versions"].items() if v), "",
-        f"Median wall time of {_runs_per_size(results)} of the whole process, peak RSS of the "
-        "largest process, ratio to the floor at the same size: floor.sql, floor_cutoffs.sql for the "
+        f"Median wall time and median CPU time (user + system, all threads) of {_runs_per_size(results)} "
+        "of the whole process, peak RSS of the largest process, ratio to the floor at the same size (of the "
+        "wall times and of the CPU times; on a machine shared with other work the CPU times are the ones to "
+        "compare), and of the CPU times to the floor after sqlrank's input checks (floor-checked, "
+        "floor-trec-checked; for the DataFrame contenders floor-polars). The floor: floor.sql, floor_cutoffs.sql for the "
         "cutoff-only set (sqlrank-cli-cutoffs), floor.sql reading TREC text (floor-trec) for every contender "
         "that reads the TREC files. Warm page cache: the inputs are read, untimed, before every run.",
         f"At {BIG} every DuckDB contender runs with memory_limit {BIG_MEMORY_LIMIT} and a spill "
         "directory. pytrec_eval, ir_measures and ranx only run up to 10M: at 100M their in-memory "
         "Python structures would need far more memory and time than this benchmark allows.", "",
-        "| contender | rows | median s | peak RSS MB | x floor | what |",
-        "|---|---:|---:|---:|---:|---|",
+        "| contender | rows | median s | median CPU s | peak RSS MB | x floor | x floor, CPU | x checked floor, CPU "
+        "| what |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in results:
         if r.get("error"):
             error = r["error"][:100].replace("|", "\\|")
-            lines.append(f"| {r['contender']} | {r['rows']:,} | failed | | | {error} |")
+            lines.append(f"| {r['contender']} | {r['rows']:,} | failed | | | | | | {error} |")
             continue
-        ratio = f"{r['ratio_to_floor']:.2f}" if r.get("ratio_to_floor") else ""
-        lines.append(f"| {r['contender']} | {r['rows']:,} | {r['median_s']:.2f} | "
-                     f"{r['peak_rss_mb']:,.0f} | {ratio} | {r['description']} |")
-    ranx = [r for r in results if r.get("ranx_jit_s") is not None]
+        ratios = [f"{r[key]:.2f}" if r.get(key) else ""
+                  for key in ("ratio_to_floor", "cpu_ratio_to_floor", "cpu_ratio_to_checked")]
+        cpu = f"{r['median_cpu_s']:.2f}" if r.get("median_cpu_s") is not None else ""
+        lines.append(f"| {r['contender']} | {r['rows']:,} | {r['median_s']:.2f} | {cpu} | "
+                     f"{r['peak_rss_mb']:,.0f} | {' | '.join(ratios)} | {r['description']} |")
+    ranx = [r for r in results if r.get("ranx_load_s") is not None]
     if ranx:
         lines += ["", "ranx inside its process (median): numba JIT warm-up on a toy input, "
                   "loading the TREC files, evaluating:", ""]
         for r in ranx:
             lines.append(f"- {r['rows']:,} rows: warm-up {r['ranx_jit_s']:.2f}s, load {r['ranx_load_s']:.2f}s, "
                          f"evaluate {r['ranx_eval_s']:.2f}s")
+    frames = [r for r in results if r.get("eval_s") is not None]
+    if frames:
+        floors = {r["size"]: r["eval_cpu_s"] for r in frames if r["contender"] == "floor-polars"}
+        lines += ["", "The DataFrame contenders inside their process (median): making the frames from Parquet "
+                  "(wall), then the evaluation alone, timed after the frames exist (wall and CPU), and its CPU "
+                  "time's ratio to floor-polars':", ""]
+        for r in frames:
+            ratio = f" ({r['eval_cpu_s'] / floors[r['size']]:.2f}x floor-polars)" if r["size"] in floors else ""
+            jit = f", numba warm-up {r['ranx_jit_s']:.2f}s apart" if r.get("ranx_jit_s") is not None else ""
+            lines.append(f"- {r['contender']} @ {r['rows']:,}: frames {r['frames_s']:.2f}s, evaluation "
+                         f"{r['eval_s']:.2f}s, CPU {r['eval_cpu_s']:.2f}s{ratio}{jit}")
     diffs = [r for r in results if r.get("diff_vs_floor")]
     if diffs:
         lines += ["", "Max |difference| from its floor (per query on common queries, and means "
@@ -412,7 +455,7 @@ def write_reports(results: list[dict], checks: dict, info: dict) -> None:
                      if r["contender"] == name and not r.get("error"))
         if pts:
             ax.plot(*zip(*pts), marker="o", label=name, color=color,
-                    linestyle="--" if name in ("floor", "floor-cutoffs", "floor-trec", "scan", "window") else "-")
+                    linestyle="--" if name.startswith("floor") or name in ("scan", "window") else "-")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("run rows")
@@ -487,7 +530,8 @@ def main() -> None:
 
         # Rounds: every contender runs once per round, so each one's runs sit next to its
         # floor's in time (pair by pair) and a drift of the machine's speed hits all alike.
-        order = sorted(here, key=lambda c: c.name != c.reference)  # the floors first in each round
+        # the floors first in each round, then the checked floors, then the rest
+        order = sorted(here, key=lambda c: (c.name != c.reference, not c.name.startswith("floor")))
         argvs = {c.name: c.argv(files, outdir / f"{c.name}.csv", opts) for c in order}
         samples: dict[str, list[Sample]] = {c.name: [] for c in order}
         failed: dict[str, str] = {}
@@ -503,7 +547,7 @@ def main() -> None:
                     continue
                 samples[c.name].append(sample)
                 print(f"  [{size}] {c.name:22s} round {i + 1}/{args.repeat}: "
-                      f"{sample.seconds:7.2f}s {sample.rss_mb:8,.0f} MB", flush=True)
+                      f"{sample.seconds:7.2f}s (CPU {sample.cpu_seconds:7.2f}s) {sample.rss_mb:8,.0f} MB", flush=True)
 
         reference_median: dict[str, float] = {}
         for c in order:
@@ -518,12 +562,17 @@ def main() -> None:
                 continue
             rec["seconds"] = [sample.seconds for sample in samples[c.name]]
             rec["median_s"] = statistics.median(rec["seconds"])
+            rec["cpu_seconds"] = [sample.cpu_seconds for sample in samples[c.name]]
+            rec["median_cpu_s"] = statistics.median(rec["cpu_seconds"])
             rec["peak_rss_mb"] = max(sample.rss_mb for sample in samples[c.name])
-            if c.name == c.reference:
-                reference_median[c.name] = rec["median_s"]
+            reference_median[c.name] = (rec["median_s"], rec["median_cpu_s"])
             if c.reference in reference_median:
                 rec["reference"] = c.reference
-                rec["ratio_to_floor"] = rec["median_s"] / reference_median[c.reference]
+                rec["ratio_to_floor"] = rec["median_s"] / reference_median[c.reference][0]
+                rec["cpu_ratio_to_floor"] = rec["median_cpu_s"] / reference_median[c.reference][1]
+            if c.checked_floor in reference_median:
+                rec["checked_floor"] = c.checked_floor
+                rec["cpu_ratio_to_checked"] = rec["median_cpu_s"] / reference_median[c.checked_floor][1]
             extra = [json.loads(sample.stdout.strip().splitlines()[-1])
                      for sample in samples[c.name] if sample.stdout.strip()]
             for key in {k for e in extra for k in e}:

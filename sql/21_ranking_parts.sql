@@ -29,6 +29,16 @@
 -- sqlrank.precision_sum(ranking, k, rel) -> DOUBLE
 --     Σ P@r_j over the relevant documents within k, r_j the j-th one's rank: Σ j / r_j,
 --     added in rank order (AP's numerator; GMAP's)
+-- sqlrank.running_sum(terms) -> [DOUBLE]
+--     [t1, t1 + t2, t1 + t2 + t3, ...]: the prefix sums, in ceil(log2 n) passes over the list,
+--     each adding the partial sum 2^step places back (O(n log n); list_reduce, the one loop
+--     DuckDB's lists have, copies its list accumulator at every step, which is quadratic).
+--     Partial sums are added in a tree, not one by one: equal to a loop's within a few ulps
+--
+-- An expression inside a lambda is evaluated once per element, even when it does not use the
+-- element (DuckDB captures columns, not expressions): a list a lambda looks things up in is
+-- computed outside it, passed in as the lambda's argument (list_zip, or `list_transform([list],
+-- lambda name: ...)[1]` to give it a name), never rebuilt inside it (docs/performance.md).
 --
 -- A measure macro calls only these and the files before them, never another
 -- measure's macro: macros are bound when they are created, and the measures
@@ -111,3 +121,9 @@ CREATE OR REPLACE MACRO sqlrank.interpolated_precision(ranking, rel, recall) AS
         list_transform(sqlrank.relevant_ranks(ranking, NULL, rel), lambda r, j: CAST(j AS DOUBLE) / NULLIF(r, 0)),
         CAST(greatest(round(CAST(recall AS DOUBLE) * sqlrank.num_relevant(ranking, rel)), 1) AS BIGINT),
         len(sqlrank.relevant_ranks(ranking, NULL, rel)))), 0);
+
+CREATE OR REPLACE MACRO sqlrank.running_sum(terms) AS
+    list_reduce(range(CAST(ceil(log2(greatest(len(terms), 1))) AS BIGINT)),
+                lambda sums, step: list_transform(sums, lambda partial, place: partial
+                    + CASE WHEN place > (1 << step) THEN sums[place - (1 << step)] ELSE 0 END),
+                CAST(terms AS DOUBLE[]));

@@ -13,15 +13,15 @@
 --   G = 2 / log2(2 + 3 - 2) / 2 = 1 / log2(3) = 0.6309
 CREATE OR REPLACE MACRO sqlrank.measure_g(ranking, k) AS
     coalesce(
-        list_sum(list_transform(
-            list_filter(ranking.documents, lambda d: d.label > 0),
-            lambda d, j: d.label / NULLIF(log2(
-                2 + d.rank
-                -- the ideal's cost above 1 per rank, up to this rank
-                + coalesce(list_sum(list_transform(list_slice(sqlrank.ideal_gains(ranking, 'linear', 'qrels'), 1, d.rank),
-                                                   lambda g: greatest(g - 1, 0))), 0)
-                -- the run's gain up to this document
-                - list_sum(list_transform(list_slice(list_filter(ranking.documents, lambda e: e.label > 0), 1, j),
-                                          lambda e: e.label))), 0)))
+        -- the ideal's cost above 1 per rank, summed up to each rank, computed once (sql/21_ranking_parts.sql)
+        list_transform([sqlrank.running_sum(list_transform(sqlrank.ideal_gains(ranking, 'linear', 'qrels'),
+                                                           lambda g: greatest(g - 1, 0)))],
+                       lambda extra_cost: list_sum(list_transform(
+            -- each document with a gain, paired with the run's gain summed up to it
+            list_zip(list_filter(ranking.documents, lambda d: d.label > 0),
+                     sqlrank.running_sum(list_transform(list_filter(ranking.documents, lambda d: d.label > 0),
+                                                        lambda d: d.label))),
+            lambda hit: hit[1].label / NULLIF(log2(
+                2 + hit[1].rank + coalesce(extra_cost[least(hit[1].rank, len(extra_cost))], 0) - hit[2]), 0))))[1]
         / NULLIF(list_sum(sqlrank.ideal_gains(ranking, 'linear', 'qrels')), 0),
         0);

@@ -17,15 +17,21 @@
 CREATE OR REPLACE MACRO sqlrank.measure_inf_ap(ranking, k, rel) AS
     coalesce(list_sum(list_transform(
         list_filter(
-            -- each pooled document with its place among the pooled ones (pooled above = place - 1)
-            list_transform(sqlrank.top_documents(ranking, k), lambda d, place: struct_pack(
-                rank := d.rank, place := place, relevant := sqlrank.is_relevant(d.label, rel),
-                nonrelevant_above := len(list_filter(list_slice(sqlrank.top_documents(ranking, k), 1, place - 1),
-                                                     lambda above: sqlrank.is_judged_nonrelevant(above.label, rel))))),
-            lambda pooled: pooled.relevant),
+            list_transform(
+                list_filter(
+                    -- each pooled document with its place among the pooled ones (pooled above = place - 1)
+                    list_transform(sqlrank.top_documents(ranking, k),
+                                   lambda d, place: struct_pack(rank := d.rank, place := place, label := d.label)),
+                    lambda pooled: sqlrank.is_relevant(pooled.label, rel) OR sqlrank.is_judged_nonrelevant(pooled.label, rel)),
+                -- and its place among the judged ones (judged above = judged_place - 1)
+                lambda judged, judged_place: struct_pack(rank := judged.rank, place := judged.place,
+                                                         judged_place := judged_place,
+                                                         relevant := sqlrank.is_relevant(judged.label, rel))),
+            lambda judged: judged.relevant),
+        -- the j-th relevant one has j - 1 relevant and judged_place - j judged non-relevant documents above it
         lambda hit, j: CASE WHEN hit.rank = 1 THEN 1.0
             ELSE 1.0 / NULLIF(hit.rank, 0) + ((hit.rank - 1.0) / NULLIF(hit.rank, 0))
                  * ((hit.place - 1.0) / NULLIF(hit.rank - 1.0, 0))
-                 * ((j - 1 + 1e-5) / NULLIF(j - 1 + hit.nonrelevant_above + 2 * 1e-5, 0))
+                 * ((j - 1 + 1e-5) / NULLIF(j - 1 + (hit.judged_place - j) + 2 * 1e-5, 0))
         END))
         / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);

@@ -13,11 +13,18 @@
 -- retrieved, adds the whole list's nDCG, the same 0.4796:  nDCGrel = 0.4796
 CREATE OR REPLACE MACRO sqlrank.measure_ndcg_rel(ranking, k) AS
     coalesce(
-        (list_sum(list_transform(
-             list_filter(ranking.documents, lambda d: d.label > 0),
-             -- not `d`: the shared macros' own lambdas are named d, and a macro argument is pasted in as text
-             lambda hit: sqlrank.dcg_of(ranking, hit.rank, 'linear', 'log2', 2)
-                         / NULLIF(sqlrank.ideal_dcg(sqlrank.ideal_gains(ranking, 'linear', 'qrels'), hit.rank, 'log2', 2), 0)))
+        (-- the ideal DCG at every rank of the ideal ranking, computed once (sql/21_ranking_parts.sql)
+         list_transform([sqlrank.running_sum(list_transform(sqlrank.ideal_gains(ranking, 'linear', 'qrels'),
+                                                            lambda gain, i: gain * sqlrank.discount(i, kind := 'log2', base := 2)))],
+                        lambda ideal_dcgs: list_sum(list_transform(
+             -- each retrieved document with a gain, paired with the run's DCG down to it
+             list_filter(list_zip(ranking.documents,
+                                  sqlrank.running_sum(list_transform(ranking.documents,
+                                      lambda d: sqlrank.gain(d.label, kind := 'linear')
+                                                * sqlrank.discount(d.rank, kind := 'log2', base := 2)))),
+                         lambda hit: hit[1].label > 0),
+             -- past the ideal ranking's end its DCG stays the whole ideal DCG
+             lambda hit: hit[2] / NULLIF(ideal_dcgs[least(hit[1].rank, len(ideal_dcgs))], 0))))[1]
          + (len(sqlrank.ideal_gains(ranking, 'linear', 'qrels'))
             - len(list_filter(ranking.documents, lambda d: d.label > 0)))
            * sqlrank.dcg_of(ranking, NULL, 'linear', 'log2', 2)

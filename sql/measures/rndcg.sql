@@ -18,21 +18,33 @@ CREATE OR REPLACE MACRO sqlrank.measure_rndcg(ranking, k, rel) AS
     CASE WHEN sqlrank.num_relevant(ranking, rel) = 0 OR len(sqlrank.ideal_gains(ranking, 'linear', 'qrels')) = 0
          THEN CAST(0 AS DOUBLE)
     ELSE
-        (coalesce(list_sum(list_transform(
-             -- the R-levels: the ranks where the ideal gain is about to change (or end)
-             list_filter(range(1, len(sqlrank.ideal_gains(ranking, 'linear', 'qrels')) + 1),
-                         lambda b: b = len(sqlrank.ideal_gains(ranking, 'linear', 'qrels'))
-                                   OR sqlrank.ideal_gains(ranking, 'linear', 'qrels')[b]
-                                      <> sqlrank.ideal_gains(ranking, 'linear', 'qrels')[b + 1]),
-             lambda b: sqlrank.dcg_of(ranking, b, 'linear', 'log2', 2)
-                       / NULLIF(sqlrank.ideal_dcg(sqlrank.ideal_gains(ranking, 'linear', 'qrels'), b, 'log2', 2), 0))), 0)
-         + CASE WHEN len(sqlrank.ideal_gains(ranking, 'linear', 'qrels')) + 1 < ranking.num_ret
-                THEN sqlrank.dcg_of(ranking, NULL, 'linear', 'log2', 2)
-                     / NULLIF(sqlrank.ideal_dcg(sqlrank.ideal_gains(ranking, 'linear', 'qrels'), NULL, 'log2', 2), 0)
-                ELSE 0 END)
-        / NULLIF(len(list_filter(range(1, len(sqlrank.ideal_gains(ranking, 'linear', 'qrels')) + 1),
-                           lambda b: b = len(sqlrank.ideal_gains(ranking, 'linear', 'qrels'))
-                                     OR sqlrank.ideal_gains(ranking, 'linear', 'qrels')[b]
-                                        <> sqlrank.ideal_gains(ranking, 'linear', 'qrels')[b + 1]))
-           + CASE WHEN len(sqlrank.ideal_gains(ranking, 'linear', 'qrels')) + 1 < ranking.num_ret THEN 1 ELSE 0 END, 0)
+        -- the ideal gains, computed once and named (sql/21_ranking_parts.sql)
+        list_transform([sqlrank.ideal_gains(ranking, 'linear', 'qrels')], lambda gains: list_transform(
+            -- the R-levels: the ranks b where the ideal gain is about to change (or end), with the ideal DCG@b
+            [list_filter(list_transform(
+                 list_zip(gains, sqlrank.running_sum(list_transform(gains, lambda gain, i:
+                                     gain * sqlrank.discount(i, kind := 'log2', base := 2)))),
+                 lambda ideal, b: struct_pack(rank := b, ideal_dcg := ideal[2],
+                                              level := b = len(gains) OR ideal[1] <> gains[b + 1])),
+             lambda b: b.level)],
+            lambda levels: (
+                coalesce(list_transform(
+                    -- the run's documents down to the last level and the levels, in one list by rank (a
+                    -- document before a level of the same rank): the run's DCG summed along it is DCG@b at level b
+                    [list_sort(list_concat(
+                        list_transform(list_filter(ranking.documents, lambda d: d.rank <= len(gains)),
+                                       lambda d: struct_pack(rank := d.rank, is_level := false, ideal_dcg := CAST(NULL AS DOUBLE),
+                                                             term := sqlrank.gain(d.label, kind := 'linear')
+                                                                     * sqlrank.discount(d.rank, kind := 'log2', base := 2))),
+                        list_transform(levels, lambda b: struct_pack(rank := b.rank, is_level := true, ideal_dcg := b.ideal_dcg,
+                                                                     term := CAST(0 AS DOUBLE)))))],
+                    lambda events: list_sum(list_transform(
+                        list_filter(list_zip(events, sqlrank.running_sum(list_transform(events, lambda e: e.term))),
+                                    lambda point: point[1].is_level),
+                        lambda point: point[2] / NULLIF(point[1].ideal_dcg, 0))))[1], 0)
+                + CASE WHEN len(gains) + 1 < ranking.num_ret
+                       THEN sqlrank.dcg_of(ranking, NULL, 'linear', 'log2', 2)
+                            / NULLIF(sqlrank.ideal_dcg(gains, NULL, 'log2', 2), 0)
+                       ELSE 0 END)
+                / NULLIF(len(levels) + CASE WHEN len(gains) + 1 < ranking.num_ret THEN 1 ELSE 0 END, 0))[1])[1]
     END;
