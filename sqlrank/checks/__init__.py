@@ -71,11 +71,7 @@ def resolve_duplicates(con, loaded, kind: str, policy: str) -> int:
     if not examples:
         return 0
     if policy == "error":
-        shown = ", ".join(f"query {q!r} doc {d!r} ({n} rows)" for q, d, n in examples)
-        raise InputError(
-            f"{loaded.label}: duplicate (query_id, doc_id) rows, e.g. {shown}; each document may appear once "
-            "per query. Remove them, or choose a policy: duplicates='first' or 'max' (CLI: --duplicates first|max)"
-        )
+        raise duplicates_error(loaded.label, examples)
     order = "input_order" if policy == "first" else f"{value_column(kind)} DESC"
     before = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
     deduplicated = loaded.table + "_deduplicated"
@@ -89,4 +85,13 @@ def resolve_duplicates(con, loaded, kind: str, policy: str) -> int:
     return before - after
 
 
-__all__ = ["DUPLICATE_POLICIES", "bad_row", "resolve_duplicates", "validate", "value_column"]
+def duplicates_error(label: str, examples: list[tuple[str, str, int]]) -> InputError:
+    """The refusal of duplicate rows, given the first (query_id, doc_id, copies) in key order."""
+    shown = ", ".join(f"query {q!r} doc {d!r} ({n} rows)" for q, d, n in examples)
+    return InputError(
+        f"{label}: duplicate (query_id, doc_id) rows, e.g. {shown}; each document may appear once "
+        "per query. Remove them, or choose a policy: duplicates='first' or 'max' (CLI: --duplicates first|max)"
+    )
+
+
+__all__ = ["DUPLICATE_POLICIES", "bad_row", "duplicates_error", "resolve_duplicates", "validate", "value_column"]
