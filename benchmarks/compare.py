@@ -10,6 +10,12 @@ baseline plus noise), then times, each in its own fresh process:
 * ranx: ranx.statistical_tests.fisher_randomization_test (what ranx.compare calls for
   stat_test="fisher", numba-compiled) for the same 9 x 5 comparisons with the same N,
   plus statsmodels' Holm (ranx has none). Its numba compilation is timed apart.
+* sqlrank-ttest: sqlrank.compare with the paired t-test only, Holm;
+* pyterrier (when `pip install python-terrier` installed it): what pyterrier.Experiment does
+  once it has the per-query values (its RenderFromPerQuery, given the same values: scipy's
+  ttest_rel against the baseline, statsmodels' Holm), no Java needed for that part.
+  Experiment has no randomization test: it is timed against sqlrank-ttest, and every one of
+  its 45 p-values (raw and Holm-adjusted) is checked against sqlrank's.
 Prints one line per contender; not part of the test suite.
 """
 
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import subprocess
 import sys
 import time
@@ -40,10 +47,31 @@ table = pa.table({{
     "measure": np.tile(np.repeat(names, Q), R),
     "value": np.concatenate([values[run].ravel() for run in values]),
 }})
-comparison = sqlrank.compare(table, baseline="run0", tests=["ttest", "randomization"], trials={trials},
-                             correction="holm")
-print(json.dumps({{"seconds": time.perf_counter() - start, "rows": comparison.to_arrow().num_rows,
-                  "p": comparison.row("run1", "m0")["randomization_p_adjusted"]}}))
+comparison = sqlrank.compare(table, baseline="run0", tests={tests}, trials={trials}, correction="holm")
+seconds = time.perf_counter() - start
+rows = comparison.to_arrow().to_pylist()
+print(json.dumps({{"seconds": seconds, "rows": len(rows),
+                  "p": comparison.row("run1", "m0")[{tests}[-1] + "_p_adjusted"],
+                  "ttest": {{row["run_id"] + "|" + row["measure"]: [row["ttest_p_value"], row["ttest_p_adjusted"]]
+                            for row in rows if row["run_id"] != "run0"}}}}))
+"""
+
+PYTERRIER = SETUP + """
+import time, json
+start = time.perf_counter()
+from pyterrier._evaluation._rendering import RenderFromPerQuery  # what pt.Experiment renders its per-query values with
+from scipy import stats
+imported = time.perf_counter() - start
+qids = [f"q{{q:05d}}" for q in range(Q)]
+renderer = RenderFromPerQuery(list(values), baseline=0, test_fn=stats.ttest_rel, correction="holm")
+for number, run in enumerate(values):
+    renderer.add_metrics(number, {{qid: {{name: float(values[run][m][q]) for m, name in enumerate(names)}}
+                                  for q, qid in enumerate(qids)}}, 0.0)
+table = renderer.averages()
+seconds = time.perf_counter() - start
+ttest = {{row["name"] + "|" + name: [row[name + " p-value"], row[name + " p-value corrected"]]
+         for _, row in table.iterrows() if row["name"] != "run0" for name in names}}
+print(json.dumps({{"seconds": seconds, "import_seconds": imported, "ttest": ttest}}))
 """
 
 RANX = SETUP + """
@@ -64,11 +92,20 @@ print(json.dumps({{"seconds": time.perf_counter() - start, "compile_seconds": co
 
 
 def timed(code: str) -> dict:
-    start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    found = json.loads(out.strip().splitlines()[-1])
+    """Run `code` in a fresh process: its JSON line, plus the process's wall and CPU (user + system) seconds."""
+    start, cpu = time.perf_counter(), _children_cpu()
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if done.returncode != 0:
+        return {"error": (done.stderr.strip().splitlines() or ["no output"])[-1]}
+    found = json.loads(done.stdout.strip().splitlines()[-1])
     found["process_seconds"] = time.perf_counter() - start
+    found["process_cpu_seconds"] = _children_cpu() - cpu
     return found
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -77,11 +114,24 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--measures", type=int, default=5)
     parser.add_argument("--trials", type=int, default=10_000)
+    parser.add_argument("--contenders", default="sqlrank,ranx,sqlrank-ttest,pyterrier")
     options = vars(parser.parse_args())
-    for name, code in (("sqlrank", SQLRANK), ("ranx", RANX)):
-        found = timed(code.format(**options))
-        print(name, json.dumps({key: round(value, 4) if isinstance(value, float) else value
-                                for key, value in found.items()}), flush=True)
+    codes = {"sqlrank": SQLRANK.format(tests=["ttest", "randomization"], **options), "ranx": RANX.format(**options),
+             "sqlrank-ttest": SQLRANK.format(tests=["ttest"], **options), "pyterrier": PYTERRIER.format(**options)}
+    found = {}
+    for name in options["contenders"].split(","):
+        found[name] = timed(codes[name])
+        shown = {key: round(value, 4) if isinstance(value, float) else value for key, value in found[name].items()
+                 if key != "ttest"}
+        print(name, json.dumps(shown), flush=True)
+    ours = found.get("sqlrank-ttest", found.get("sqlrank", {})).get("ttest")
+    if ours and "ttest" in found.get("pyterrier", {}):
+        theirs = found["pyterrier"]["ttest"]
+        assert theirs.keys() == ours.keys()
+        raw = max(abs(ours[key][0] - theirs[key][0]) for key in ours)
+        adjusted = max(abs(ours[key][1] - theirs[key][1]) for key in ours)
+        print(f"t-test p-values, sqlrank against pyterrier over {len(ours)} comparisons: largest difference "
+              f"{raw:.3g} (raw), {adjusted:.3g} (Holm)")
 
 
 if __name__ == "__main__":

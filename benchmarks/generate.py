@@ -94,7 +94,7 @@ def _copy(con: duckdb.DuckDBPyConnection, select: str, target: Path, options: st
     print(f"  wrote {target} ({mb:,.0f} MB) in {time.perf_counter() - t0:.1f}s", flush=True)
 
 
-def generate(size: str, workdir: Path, threads: int | None = None) -> dict[str, Path]:
+def generate(size: str, workdir: Path, threads: int | None = None, text: bool = True) -> dict[str, Path]:
     rows = SIZES[size]
     q_count = rows // DEPTH
     extra = max(q_count // 100, 1)  # qrels-only queries
@@ -126,19 +126,21 @@ def generate(size: str, workdir: Path, threads: int | None = None) -> dict[str, 
 
     print(f"[{size}] {rows:,} run rows, {q_count:,} run queries, {extra:,} qrels-only queries")
     _copy(con, f"SELECT query_id, doc_id, score FROM ({run_rows})", p["run_parquet"], "FORMAT parquet")
-    _copy(
-        con,
-        f"SELECT query_id, 'Q0', doc_id, rank, score, 'synthetic' FROM ({run_rows})",
-        p["run_trec"],
-        "FORMAT csv, DELIMITER ' ', HEADER false, QUOTE ''",
-    )
+    if text:
+        _copy(
+            con,
+            f"SELECT query_id, 'Q0', doc_id, rank, score, 'synthetic' FROM ({run_rows})",
+            p["run_trec"],
+            "FORMAT csv, DELIMITER ' ', HEADER false, QUOTE ''",
+        )
     _copy(con, qrels_rows, p["qrels_parquet"], "FORMAT parquet")
-    _copy(
-        con,
-        f"SELECT query_id, 0, doc_id, relevance FROM ({qrels_rows})",
-        p["qrels_trec"],
-        "FORMAT csv, DELIMITER ' ', HEADER false, QUOTE ''",
-    )
+    if text:
+        _copy(
+            con,
+            f"SELECT query_id, 0, doc_id, relevance FROM ({qrels_rows})",
+            p["qrels_trec"],
+            "FORMAT csv, DELIMITER ' ', HEADER false, QUOTE ''",
+        )
 
     if size in VARIANT_SIZES:
         # Re-scored runs: the base score plus seeded noise of up to two steps,
@@ -161,9 +163,11 @@ def main() -> None:
     ap.add_argument("--rows", default="1M", help="comma-separated sizes: " + ",".join(SIZES))
     ap.add_argument("--workdir", default="benchmarks/.data", type=Path)
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--parquet-only", action="store_true",
+                    help="skip the TREC text files (the Spark benchmark reads Parquet; 100M rows of text are ~4 GB)")
     args = ap.parse_args()
     for size in parse_sizes(args.rows):
-        generate(size, args.workdir, args.threads)
+        generate(size, args.workdir, args.threads, text=not args.parquet_only)
 
 
 if __name__ == "__main__":

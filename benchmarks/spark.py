@@ -12,8 +12,10 @@ Contenders, each in its own process, on the Parquet files of benchmarks/generate
 * sqlrank-duckdb  sqlrank.evaluate on one machine (DuckDB, the engine of `sqlrank eval`), no Spark
 
 Measured: the wall time of the process (Spark's start included), the time after the session
-is up ("work"), and the peak memory of the process and all its children (the JVM and the
-Python workers), sampled from /proc every 0.2 s. The four measures are those the MLlib API
+is up ("work"), the CPU time (user + system) of the process and every descendant it waited for
+(the JVM, which the contender stops and waits for, and the Python workers: the fair number on a
+shared machine; from getrusage, or from /proc sampled every 0.2 s, whichever is larger), and the
+peak memory of the process and all its children, sampled from /proc every 0.2 s. The four measures are those the MLlib API
 has: nDCG@10, AP@10, P@10, R@10; their values are printed next to sqlrank's (MLlib's MAP@10
 divides by min(R, 10), its nDCG ignores ties; the numbers are the tools', not made equal).
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import threading
@@ -34,6 +37,7 @@ from pathlib import Path
 
 MEASURES = ["nDCG@10", "AP@10", "P@10", "R@10"]
 CONTENDERS = ("sqlrank-spark", "mllib", "recommenders", "sqlrank-duckdb")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 # ---------------------------------------------------------------- one contender, in its own process
@@ -107,47 +111,74 @@ def run_one(args) -> None:
         else:
             outcome = run_recommenders(spark, args.qrels, args.run)
     outcome.update(work=time.perf_counter() - started, session=session_seconds)
-    print("RESULT " + json.dumps(outcome))
+    print("RESULT " + json.dumps(outcome), flush=True)
+    if args.one != "sqlrank-duckdb":
+        stop_and_reap(spark)
+
+
+def stop_and_reap(spark) -> None:
+    """Stop Spark and wait for its JVM, so that the JVM's CPU time (and that of the Python workers it
+    waited for) is counted in this process's children rather than lost to an orphan."""
+    from pyspark import SparkContext
+
+    gateway_process = getattr(SparkContext._gateway, "proc", None)
+    spark.stop()
+    if gateway_process is not None:
+        gateway_process.stdin.close()  # the gateway JVM exits when its stdin closes
+        gateway_process.wait()
 
 
 # ---------------------------------------------------------------- the parent: time and memory
 
-def tree_rss_mb(pid: int) -> float:
-    """Resident memory of a process and all its descendants, from /proc."""
+def tree_sample(pid: int, cpu: dict) -> float:
+    """Resident memory (MB) of a process and all its descendants, from /proc; records each one's CPU seconds
+    so far (user + system) in `cpu`, keyed by (pid, start time)."""
     total, stack = 0, [pid]
     while stack:
         current = stack.pop()
         try:
+            with open(f"/proc/{current}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            # after the name: state is field 3, utime 14, stime 15, starttime 22 (1-based, man proc)
+            cpu[(current, fields[19])] = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
             with open(f"/proc/{current}/status") as status:
                 total += next((int(line.split()[1]) for line in status if line.startswith("VmRSS:")), 0)
             for task in os.listdir(f"/proc/{current}/task"):
                 with open(f"/proc/{current}/task/{task}/children") as children:
                     stack += [int(child) for child in children.read().split()]
-        except (FileNotFoundError, ProcessLookupError, ValueError):
+        except (FileNotFoundError, ProcessLookupError, ValueError, IndexError):
             continue
     return total / 1024
 
 
+def children_cpu_seconds() -> float:
+    """User + system CPU time of this process's finished children and the descendants they waited for."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def measure(argv: list[str], env: dict) -> dict:
-    started = time.perf_counter()
+    started, cpu_before = time.perf_counter(), children_cpu_seconds()
     process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    peak = [0.0]
+    peak, sampled_cpu = [0.0], {}
 
     def sample():
         while process.poll() is None:
-            peak[0] = max(peak[0], tree_rss_mb(process.pid))
+            peak[0] = max(peak[0], tree_sample(process.pid, sampled_cpu))
             time.sleep(0.2)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     out, err = process.communicate()
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, children_cpu_seconds() - cpu_before
     sampler.join()
     lines = [line for line in out.splitlines() if line.startswith("RESULT ")]
     if process.returncode != 0 or not lines:
         return {"error": (err.strip().splitlines() or ["no output"])[-1], "seconds": seconds}
     outcome = json.loads(lines[-1][len("RESULT "):])
-    outcome.update(seconds=seconds, peak_mb=peak[0])
+    # the larger of the two: rusage misses a descendant nobody waited for, sampling the last 0.2 s of each
+    outcome.update(seconds=seconds, cpu=max(cpu, sum(sampled_cpu.values())), rusage_cpu=cpu,
+                   sampled_cpu=sum(sampled_cpu.values()), peak_mb=peak[0])
     return outcome
 
 
@@ -181,14 +212,15 @@ def main() -> None:
         results[name] = measure(argv, env)
         print(name, json.dumps(results[name]), flush=True)
     print(f"\n{args.rows} run rows, master {args.master}, load average {os.getloadavg()[0]:.1f}")
-    print(f"| contender | wall s | work s | peak memory MB | {' | '.join(MEASURES)} |")
-    print("|---|---:|---:|---:|" + "---:|" * len(MEASURES))
+    print(f"| contender | wall s | work s | CPU s | peak memory MB | {' | '.join(MEASURES)} |")
+    print("|---|---:|---:|---:|---:|" + "---:|" * len(MEASURES))
     for name, outcome in results.items():
         if "error" in outcome:
             print(f"| {name} | failed: {outcome['error'][:120]} |")
             continue
         values = " | ".join(f"{outcome['values'].get(m, float('nan')):.4f}" for m in MEASURES)
-        print(f"| {name} | {outcome['seconds']:.1f} | {outcome['work']:.1f} | {outcome['peak_mb']:.0f} | {values} |")
+        print(f"| {name} | {outcome['seconds']:.1f} | {outcome['work']:.1f} | {outcome['cpu']:.1f} "
+              f"| {outcome['peak_mb']:.0f} | {values} |")
 
 
 if __name__ == "__main__":

@@ -26,19 +26,21 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass, field
 import re
 import shutil
 import sys
 import warnings
 from pathlib import Path
 
-from . import engine, sqlgen
-from .checks import DUPLICATE_POLICIES
+from . import checks, engine, sqlgen
+from .checks import DUPLICATE_POLICIES, duplicates_error
 from .errors import EvaluationError, InputError, ResourceError, SqlrankError
 from .limits import MAX_BUCKETS, MAX_DEPTH, whole_number
 from .readers.evaluation import check_distinct, named_runs, named_twice
 from .readers.base import Loaded
-from .readers.tables import canonical_select, describe, explainer
+from .readers.tables import bad_row_message, canonical_select, describe, explainer
+from .readers.trec import bad_line_message, bad_lines, label_cut_note, trec_fields
 from .measures import Measure, parse_all
 from .result import Report, Result, RunReport
 
@@ -46,6 +48,8 @@ INSTALL_HINT = "pip install 'sqlrank[spark]'"
 BUCKET = "sqlrank_bucket"
 ORDER = "sqlrank_input_order"  # the input's row order, kept through the shuffle for duplicates='first'
 PLACEHOLDER = "sqlrank-spark-placeholder"
+LABEL_CUT = "sqlrank_label_cut"  # TREC qrels read by Spark: whether the label was cut to its leading integer
+UNIT_SEPARATOR = "\x1f"  # refused in a TREC line, as the single-machine reader refuses it
 BUCKET_BYTES = 16 * 2**20  # run bytes per bucket as Spark sizes the input (default_buckets): ~1.3M Parquet rows
 GMEAN_FLOOR = 1e-5  # trec_eval's gm_map: exp(mean(log(max(v, 1e-5))))
 _OUTPUT_FIELDS = (("kind", "string"), ("run_id", "string"), ("query_id", "string"), ("measure", "string"),
@@ -121,12 +125,13 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     functions = _pyspark().sql.functions
     mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
 
-    qrels_frame, qrels_label = _read(spark, qrels, "qrels")
+    qrels_frame, qrels_label, qrels_text = _read(spark, qrels, "qrels")
+    qrels_input = _input(qrels_frame, qrels_label, "qrels", mapping, qrels_text)
     qrels_frame = _canonical(qrels_frame, qrels_label, "qrels", mapping, duplicates)
-    runs = _named_runs(spark, run, mapping, duplicates)  # [(run_id or None, frame, label, named)]
+    runs = _named_runs(spark, run, mapping, duplicates)  # [(run_id or None, frame, label, named, _Input)]
     run_names = _run_names(runs)
     run_frame = runs[0][1]
-    for _, frame, _, _ in runs[1:]:
+    for _, frame, _, _, _ in runs[1:]:
         run_frame = run_frame.unionByName(frame)
     buckets = buckets or default_buckets(spark, run_frame)
 
@@ -145,8 +150,10 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
                      .applyInArrow(_bucket_evaluator(options), schema)
                      .persist())
     notes = _collect_notes(evaluated, buckets)  # the job runs here
-    sources = [(name if named else None, label) for name, _, label, named in runs]
-    report = _merge_reports(notes, qrels_label, sources, run_names, missing, duplicates, depth, buckets)
+    sources = [(name if named else None, label) for name, _, label, named, _ in runs]
+    inputs = [(None, qrels_input)] + [(names, found) for names, (_, _, _, _, found)
+                                      in zip(_names_by_source(sources, run_names), runs)]
+    report = _merge_reports(notes, qrels_label, sources, run_names, missing, duplicates, depth, buckets, inputs)
     if missing == "error":
         engine._refuse_missing(report)
     return SparkResult(evaluated, parsed, report, run_names, buckets)
@@ -242,7 +249,12 @@ def _evaluate_bucket(run, qrels, options: dict):
     import sqlrank
 
     placeholder = _free_id(PLACEHOLDER, run, qrels)
-    qrels = _with_placeholder(_in_input_order(qrels).drop_columns([BUCKET]), placeholder, "relevance")
+    qrels = _in_input_order(qrels).drop_columns([BUCKET])
+    label_cut = 0
+    if LABEL_CUT in qrels.column_names:  # TREC qrels: the labels cut to their leading integer, for the notice
+        label_cut = pc.sum(qrels[LABEL_CUT].cast(pa.int64())).as_py() or 0
+        qrels = qrels.drop_columns([LABEL_CUT])
+    qrels = _with_placeholder(qrels, placeholder, "relevance")
     run = _in_input_order(run).drop_columns([BUCKET])
     runs = {}
     for name in options["run_names"]:  # every run, also those without a row here: the missing policy fills them
@@ -262,7 +274,7 @@ def _evaluate_bucket(run, qrels, options: dict):
     report = result.report
     notes = [("qrels", None, None, None, None, json.dumps({
         "queries": report.qrels_queries - 1, "dropped": report.qrels_duplicates_dropped,
-        "notes": report.input_notes}))]
+        "notes": report.input_notes, "label_cut": label_cut}))]
     for name, _, dropped in report.run_sources:
         seen = report.runs.get(name, RunReport())
         notes.append(("run", name, None, None, None, json.dumps({
@@ -362,18 +374,19 @@ def _check_options(missing, duplicates, depth, score_precision, buckets) -> None
 
 
 def _read(spark, source, kind: str):
-    """(DataFrame, label): a DataFrame as it is; a name of the session's catalog; else a path."""
+    """(DataFrame, label, the path if it is TREC text): a DataFrame as it is; a name of the session's catalog;
+    else a path."""
     DataFrame = _pyspark().sql.DataFrame
     if isinstance(source, DataFrame):
-        return source, f"<Spark DataFrame {kind}>"  # which argument, as the single-machine labels say
+        return source, f"<Spark DataFrame {kind}>", None  # which argument, as the single-machine labels say
     if isinstance(source, Path):
         source = str(source)
     if not isinstance(source, str):
         raise InputError(f"cannot use a {type(source).__name__} as the {kind} on Spark; pass a Spark DataFrame, "
                          "a table name or a path")
     if "/" not in source and "\\" not in source and _is_table(spark, source):
-        return spark.table(source), source
-    return _read_path(spark, source, kind), source
+        return spark.table(source), source, None
+    return _read_path(spark, source, kind), source, source if _format_of(source) == "trec" else None
 
 
 def _is_table(spark, name: str) -> bool:
@@ -385,26 +398,58 @@ def _is_table(spark, name: str) -> bool:
 
 def _read_path(spark, path: str, kind: str):
     """A path Spark reads: Parquet (file or folder), CSV/TSV with a header, JSON lines, else TREC text."""
-    functions = _pyspark().sql.functions
-    lowered = path.lower().removesuffix(".gz")
+    fmt = _format_of(path)
     try:
-        if lowered.endswith(".parquet") or "." not in lowered.rsplit("/", 1)[-1]:
+        if fmt == "parquet":
             return spark.read.parquet(path)
-        if lowered.endswith((".csv", ".tsv")):
-            return spark.read.csv(path, header=True, sep="\t" if lowered.endswith(".tsv") else ",")
-        if lowered.endswith((".jsonl", ".json")):
+        if fmt in ("csv", "tsv"):
+            return spark.read.csv(path, header=True, sep="\t" if fmt == "tsv" else ",")
+        if fmt == "json":
             return spark.read.json(path)
-        # TREC text: `qid Q0 docno rank score tag` / `qid iter docno rel`, fields split at blanks
-        lines = spark.read.text(path).select(functions.trim(functions.col("value")).alias("line"))
-        fields = functions.split(functions.col("line"), r"[ \t\r\x0b\x0c]+")
-        lines = lines.filter((functions.col("line") != "") & ~functions.col("line").startswith("#"))
-        if kind == "run":
-            return lines.select(fields[0].alias("query_id"), fields[2].alias("doc_id"), fields[4].alias("score"))
-        # trec_eval reads a label with atol: its leading integer
-        label = functions.regexp_extract(fields[3], r"^[+-]?[0-9]+", 0).cast("double")
-        return lines.select(fields[0].alias("query_id"), fields[2].alias("doc_id"), label.alias("relevance"))
+        return _trec_frame(spark, path, kind)
     except Exception as error:  # Spark's AnalysisException: no such path, not that format
         raise InputError(f"{path}: cannot be read by Spark as the {kind}: {str(error).splitlines()[0]}") from None
+
+
+def _format_of(path: str) -> str:
+    """parquet (also a folder: a name without a dot), csv, tsv, json (JSON lines) or trec, from the name."""
+    lowered = path.lower().removesuffix(".gz")
+    if lowered.endswith(".parquet") or "." not in lowered.rsplit("/", 1)[-1]:
+        return "parquet"
+    for fmt, endings in (("csv", (".csv",)), ("tsv", (".tsv",)), ("json", (".jsonl", ".json"))):
+        if lowered.endswith(endings):
+            return fmt
+    return "trec"
+
+
+def _trec_frame(spark, path: str, kind: str):
+    """TREC text (`qid Q0 docno rank score tag` / `qid iter docno rel`) split as the single-machine reader splits it.
+
+    A line that reader refuses (too few or too many fields, the byte 0x1F) gets a NULL query_id, which the
+    bucket's checks refuse and the driver explains by its line number (_first_bad_line). Scores and labels stay
+    text for the bucket's DuckDB to read as numbers, as on one machine; a qrels line says whether its label was
+    cut to its leading integer (trec_eval's atol), for the notice.
+    """
+    functions = _pyspark().sql.functions
+    blank = r"[ \t\r\x0b\x0c\x{feff}]"
+    lines = spark.read.text(path).select(
+        functions.regexp_replace("value", f"^{blank}+|{blank}+$", "").alias("line"),
+        functions.col("value").contains(UNIT_SEPARATOR).alias("separator"))
+    lines = lines.filter((functions.col("line") != "") & ~functions.col("line").startswith("#"))
+    fields = functions.split("line", r"[ \t\r\x0b\x0c]+")
+    count = functions.size(fields)
+    whole = ~functions.col("separator") & (count >= 6 if kind == "run" else count == 4)
+    query_id, doc_id = functions.when(whole, functions.get(fields, 0)), functions.get(fields, 2)
+    if kind == "run":
+        score = functions.get(fields, 4)
+        # atof would read 1_000 as 1; DuckDB reads it as 1000: refused, as on one machine
+        return lines.select(query_id.alias("query_id"), doc_id.alias("doc_id"),
+                            functions.when(~score.contains("_"), score).alias("score"))
+    text = functions.get(fields, 3)
+    label = functions.regexp_extract(text, r"^[+-]?[0-9]+", 0)
+    return lines.select(query_id.alias("query_id"), doc_id.alias("doc_id"),
+                        functions.when(label != "", label).alias("relevance"),
+                        (~text.rlike(r"^[+-]?[0-9]+$")).alias(LABEL_CUT))
 
 
 def _canonical(frame, label: str, kind: str, mapping: dict, duplicates: str):
@@ -416,6 +461,8 @@ def _canonical(frame, label: str, kind: str, mapping: dict, duplicates: str):
     selected.append(frame[columns[value]].alias(value))
     if "run_id" in columns:
         selected.append(frame[columns["run_id"]].cast("string").alias("run_id"))
+    if LABEL_CUT in frame.columns:
+        selected.append(frame[LABEL_CUT])
     if duplicates == "first":
         selected.append(functions.monotonically_increasing_id().alias(ORDER))
     return frame.select(*selected)
@@ -444,21 +491,23 @@ def _named_runs(spark, run, mapping, duplicates):
     functions = _pyspark().sql.functions
     runs = []
     for name, source, named in named_runs(run):
-        frame, label = _read(spark, source, "run")
+        frame, label, text = _read(spark, source, "run")
+        found = _input(frame, label, "run", mapping, text)
         frame = _canonical(frame, label, "run", mapping, duplicates)
         if "run_id" in frame.columns:
             if named:
                 raise named_twice(label, name)
-            runs.append((None, frame, label, False))
+            runs.append((None, frame, label, False, found))
         else:
-            runs.append((name or "run", frame.withColumn("run_id", functions.lit(name or "run")), label, named))
+            runs.append((name or "run", frame.withColumn("run_id", functions.lit(name or "run")), label, named,
+                         found))
     return runs
 
 
 def _run_names(runs) -> list[str]:
     """Every run's name, in the order given; a table's own run ids (one scan of its run_id column) by run_id."""
     names = []
-    for name, frame, _, _ in runs:
+    for name, frame, _, _, _ in runs:
         if name is not None:
             names.append(name)
         else:
@@ -481,17 +530,15 @@ def _collect_notes(evaluated, buckets: int) -> list[dict]:
 
 
 def _merge_reports(rows: list[dict], qrels_label: str, sources, run_names, missing, duplicates, depth,
-                   buckets: int) -> Report:
-    """One Report from the buckets' report rows; a bucket's error raised as the engine raised it."""
+                   buckets: int, inputs) -> Report:
+    """One Report from the buckets' report rows; a bucket's error raised as the engine raises it (_refusal)."""
     errors = sorted(((json.loads(row["detail"]), row["run_id"]) for row in rows if row["kind"] == "error"),
                     key=lambda error: error[0]["bucket"])
     if errors:
-        first, source = errors[0]
-        label = qrels_label if source is None else _label_of(source, sources, run_names)
-        message = re.sub(r"<pyarrow Table( run| qrels)?>", lambda _: f"{label} (query bucket {first['bucket']} of {buckets})",
-                         first["message"])
-        raise _ERRORS.get(first["type"], SqlrankError)(message)
+        raise _refusal(errors, inputs, duplicates,
+                       lambda error: _bucket_error(error, qrels_label, sources, run_names, buckets))
     report = Report(qrels_label=qrels_label, missing_policy=missing, depth=depth, duplicates_policy=duplicates)
+    label_cut = 0
     dropped = {name: 0 for name in run_names}
     seen = {name: RunReport() for name in run_names}
     for row in rows:
@@ -500,12 +547,15 @@ def _merge_reports(rows: list[dict], qrels_label: str, sources, run_names, missi
             report.qrels_queries += detail["queries"]
             report.qrels_duplicates_dropped += detail["dropped"]
             report.input_notes += [note for note in detail["notes"] if note not in report.input_notes]
+            label_cut += detail["label_cut"]
         elif row["kind"] == "run":
             run = seen[row["run_id"]]
             run.queries += detail["queries"]
             run.missing_queries += detail["missing"]
             run.run_only_queries += detail["run_only"]
             dropped[row["run_id"]] += detail["dropped"]
+    if label_cut:  # the qrels' note comes first, as the single-machine reader makes it while loading them
+        report.input_notes.insert(0, label_cut_note(qrels_label, label_cut))
     for run in seen.values():
         run.missing_queries.sort()
     names_by_source = _names_by_source(sources, run_names)
@@ -515,6 +565,16 @@ def _merge_reports(rows: list[dict], qrels_label: str, sources, run_names, missi
     if not report.runs:
         raise EvaluationError(f"the run has no rows: nothing to evaluate ({', '.join(l for _, l in sources)})")
     return report
+
+
+def _bucket_error(error, qrels_label: str, sources, run_names, buckets: int) -> SqlrankError:
+    """A bucket's error as the engine raised it there, its input named and the bucket (its row numbers count
+    within the bucket): for what no check of the whole input explains (_refusal)."""
+    detail, source = error
+    label = qrels_label if source is None else _label_of(source, sources, run_names)
+    message = re.sub(r"<pyarrow Table( run| qrels)?>", lambda _: f"{label} (query bucket {detail['bucket']} of {buckets})",
+                     detail["message"])
+    return _ERRORS.get(detail["type"], SqlrankError)(message)
 
 
 def _label_of(run_name: str, sources, run_names) -> str:
@@ -528,6 +588,138 @@ def _names_by_source(sources, run_names) -> list[list[str]]:
     """Which run names each source brought: a named source its name, a run_id table the rest."""
     named = {name for name, _ in sources if name is not None}
     return [[name] if name is not None else [n for n in run_names if n not in named] for name, _ in sources]
+
+
+# ---------------------------------------------------------------- a refusal, explained over the whole input
+
+@dataclass
+class _Input:
+    """An input as the driver read it, to find a refused row by its place in the input, not in a bucket."""
+
+    kind: str  # qrels or run
+    label: str
+    frame: object  # the input's columns under the canonical names, in the input's order
+    columns: dict = field(default_factory=dict)  # canonical name -> the input's column (for messages)
+    trec_path: str | None = None  # TREC text: rows are lines, numbered as the file's lines
+
+
+def _input(frame, label: str, kind: str, mapping: dict, trec_path: str | None) -> _Input:
+    columns = _resolve_columns(frame, label, kind, mapping)
+    names = [name for name in ("query_id", "doc_id", "run_id", checks.value_column(kind)) if name in columns]
+    return _Input(kind, label, frame.select(*[frame[columns[name]].alias(name) for name in names]), columns,
+                  trec_path)
+
+
+def _refusal(errors, inputs, duplicates: str, as_in_bucket) -> SqlrankError:
+    """The error sqlrank.evaluate raises on the same inputs.
+
+    Of the inputs a bucket refused, the first in the order the engine loads them (the qrels, then the runs)
+    is searched in Spark for its first bad row, numbered in the whole input (its row, or its line in a TREC
+    file), then for its duplicates (the first three pairs in key order), and the single-machine reader words
+    what was found. A refusal no such search explains (a query named 'all', a bucket too large) is the
+    bucket's own (as_in_bucket). Only on the error path: one or two more passes over that input.
+    """
+    for names, found in inputs:
+        about = [error for error in errors if error[1] is None] if names is None else \
+            [error for error in errors if error[1] in names]
+        if not about:
+            continue
+        if about[0][0]["type"] == "InputError":
+            error = _first_bad_line(found) if found.trec_path else _first_bad_row(found)
+            if error is None and duplicates == "error":
+                error = _duplicates(found)
+            if error is not None:
+                return error
+        return as_in_bucket(about[0])
+    return as_in_bucket(errors[0])
+
+
+_FOUND_SCHEMA = "partition int, rows long, position long, found string"
+
+
+def _first_bad_row(found: _Input) -> SqlrankError | None:
+    """The first row sqlrank's checks refuse (an empty id, a value that is no number or NaN), by its row number."""
+    value = checks.value_column(found.kind)
+    names = found.frame.columns
+
+    def find(con) -> str:
+        raw = ", ".join(f"CAST({sqlgen.identifier(name)} AS VARCHAR) AS {sqlgen.identifier(name)}" for name in names)
+        bad = checks.bad_row([name for name in names if name != value], "number")
+        return (f"SELECT * FROM (SELECT row_number() OVER () AS position, {raw}, "
+                f"TRY_CAST({sqlgen.identifier(value)} AS DOUBLE) AS number FROM part) WHERE {bad} LIMIT 1")
+
+    hit = _first_in_partitions(found.frame, find)
+    if hit is None:
+        return None
+    number, row = hit
+    return bad_row_message(found.label, {"row_number": number, **dict(zip([*names, "number"], row))},
+                           found.columns, found.kind)
+
+
+def _first_bad_line(found: _Input) -> SqlrankError | None:
+    """The first line of a TREC file the single-machine reader refuses, by its line number in the file."""
+    lines = found.frame.sparkSession.read.text(found.trec_path)
+    separator, kind = sqlgen.literal(UNIT_SEPARATOR), found.kind  # what the workers' function takes along
+
+    def find(con) -> str:
+        # the single-machine reader reads a line up to a 0x1F and says the rest is there
+        part = (f"(SELECT row_number() OVER () AS position, split_part(value, {separator}, 1) AS line, "
+                f"CASE WHEN contains(value, {separator}) THEN '' END AS rest FROM part)")
+        return (f"SELECT position, * EXCLUDE (position) FROM ({bad_lines(trec_fields(part), kind, 'position')}) "
+                "ORDER BY position LIMIT 1")
+
+    hit = _first_in_partitions(lines, find)
+    if hit is None:
+        return None
+    number, (line, rest, count, text, nan, infinite) = hit
+    return bad_line_message(f"{found.label}:{number}", found.kind, line.lstrip("\ufeff") if number == 1 else line,
+                            rest, count, text, nan, infinite)
+
+
+def _first_in_partitions(frame, query) -> tuple[int, list] | None:
+    """(number in the whole frame, 1-based; the row's other columns) of the first row `query` finds, or None.
+
+    Each partition is searched by DuckDB (`query(con)`: SQL over table `part` giving position within the
+    partition first): one pass, a row per partition back. Partitions are in the input's order (a file's
+    splits by offset), so the rows of the partitions before plus the position is the row's number.
+    """
+    def search(batches):
+        import duckdb
+        import pyarrow as pa
+        from pyspark import TaskContext
+
+        rows, first = 0, None
+        with duckdb.connect(config={"threads": 1}) as con:
+            for batch in batches:
+                if first is None:
+                    con.register("part", pa.Table.from_batches([batch]))
+                    hits = con.execute(query(con)).fetchall()
+                    con.unregister("part")
+                    if hits:
+                        first = (rows + hits[0][0], json.dumps(list(hits[0][1:]), default=str))
+                rows += batch.num_rows
+        yield pa.RecordBatch.from_pylist(
+            [{"partition": TaskContext.get().partitionId(), "rows": rows, "position": first and first[0],
+              "found": first and first[1]}], schema=pa.schema([("partition", pa.int32()), ("rows", pa.int64()),
+                                                               ("position", pa.int64()), ("found", pa.string())]))
+
+    before = 0
+    for part in sorted(frame.mapInArrow(search, _FOUND_SCHEMA).collect(), key=lambda row: row["partition"]):
+        if part["position"] is not None:
+            return before + part["position"], json.loads(part["found"])
+        before += part["rows"]
+    return None
+
+
+def _duplicates(found: _Input) -> SqlrankError | None:
+    """The single-machine refusal of duplicate rows, its examples the first three pairs of the whole input."""
+    functions = _pyspark().sql.functions
+    key = [name for name in ("run_id", "query_id", "doc_id") if name in found.frame.columns]
+    frame = found.frame.select(*[functions.col(name).cast("string") for name in key])
+    copies = (frame.groupBy(*key).count().filter(functions.col("count") > 1).orderBy(*key).limit(3).collect())
+    if not copies:
+        return None
+    return duplicates_error(found.label, [(row["query_id"], row["doc_id"], row["count"]) for row in copies])
 
 
 # ---------------------------------------------------------------- what must be installed

@@ -80,16 +80,11 @@ def resolve_duplicates(con, loaded, kind: str, policy: str) -> int:
     if not examples:
         return 0
     if policy == "error":
-        shown = ", ".join(f"query {q!r} doc {d!r} ({n} rows)" for q, d, n in examples)
         several = ""
         if kind == "run" and not has_run_id and loaded.other_columns:
             several = ("; if one column names the system of each row (a table of several runs), pass run_col=<name> "
                        f"(CLI: --run-col <name>); other columns: {', '.join(loaded.other_columns[:5])}")
-        raise InputError(
-            f"{loaded.label}: duplicate (query_id, doc_id) rows, e.g. {shown}; each document may appear once "
-            "per query. Remove them, or choose a policy: duplicates='first' or 'max' (CLI: --duplicates first|max)"
-            + several
-        )
+        raise duplicates_error(loaded.label, examples, several)
     order = "input_order" if policy == "first" else f"{value_column(kind)} DESC"
     before = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
     deduplicated = loaded.table + "_deduplicated"
@@ -103,4 +98,14 @@ def resolve_duplicates(con, loaded, kind: str, policy: str) -> int:
     return before - after
 
 
-__all__ = ["DUPLICATE_POLICIES", "bad_row", "resolve_duplicates", "validate", "value_column"]
+def duplicates_error(label: str, examples: list[tuple[str, str, int]], hint: str = "") -> InputError:
+    """The refusal of duplicate rows, given the first (query_id, doc_id, copies) in key order."""
+    shown = ", ".join(f"query {q!r} doc {d!r} ({n} rows)" for q, d, n in examples)
+    return InputError(
+        f"{label}: duplicate (query_id, doc_id) rows, e.g. {shown}; each document may appear once "
+        "per query. Remove them, or choose a policy: duplicates='first' or 'max' (CLI: --duplicates first|max)"
+        + hint
+    )
+
+
+__all__ = ["DUPLICATE_POLICIES", "bad_row", "duplicates_error", "resolve_duplicates", "validate", "value_column"]

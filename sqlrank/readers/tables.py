@@ -227,12 +227,19 @@ def bad_row_error(con, loaded: Loaded, kind: str, error: Exception | None = None
     if row is None:
         return InputError(f"{loaded.label}: cannot be read: {first_line(error) if error else 'bad values'}")
     found = dict(zip(["row_number", *names, "number"], row))
-    where = f"{loaded.label}: row {found['row_number']}"
-    for canonical in names:
-        if canonical != value and found[canonical] in (None, ""):
-            return InputError(f"{where}: the {canonical} (column '{loaded.columns[canonical]}') is empty; "
+    return bad_row_message(loaded.label, found, loaded.columns, kind)
+
+
+def bad_row_message(label: str, found: dict, columns: dict, kind: str) -> InputError:
+    """The error for one bad row. found: row_number, the canonical columns' raw text (None for NULL) and
+    `number` (the value read as a number, None when it is none); columns: canonical -> the input's column."""
+    value = checks.value_column(kind)
+    where = f"{label}: row {found['row_number']}"
+    for canonical in ("query_id", "doc_id", "run_id"):
+        if canonical in found and found[canonical] in (None, ""):
+            return InputError(f"{where}: the {canonical} (column '{columns[canonical]}') is empty; "
                               f"every row needs a query_id, a doc_id and a {value}")
-    column = loaded.columns[value]
+    column = columns[value]
     if found[value] is None:
         return InputError(f"{where}: the {value} (column '{column}') is empty; give every row a number")
     if found["number"] is None and value_type.split("(")[0].upper() in _WIDE_INTEGER_TYPES:

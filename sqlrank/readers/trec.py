@@ -55,15 +55,20 @@ def _trec_lines(path: Path, compression: str) -> str:
               f"header = false, delim = {sqlgen.literal(_UNIT_SEPARATOR)}, quote = '', escape = '', comment = '', "
               f"auto_detect = false, strict_mode = false, null_padding = true, compression = '{compression}', "
               "hive_partitioning = false)")
+    return trec_fields(reader)
+
+
+def trec_fields(relation: str) -> str:
+    """SQL: the data lines of `relation` (columns line and rest, maybe more) with their `fields` added."""
     # the filter looks at the raw line (one anchored regex): filtering on the trimmed text instead
     # would make DuckDB trim and split every line twice. Most TREC files separate fields by single
     # spaces: for such a line a plain split gives the regex split's fields at a fraction of its cost
     single_spaced = (r"NOT contains(line, '  ') AND NOT regexp_matches(line, '[\t\r\x0b\x0c\x{feff}]') "
                      "AND NOT starts_with(line, ' ') AND NOT ends_with(line, ' ')")
     return (
-        f"SELECT line, rest, CASE WHEN {single_spaced} THEN string_split(line, ' ') "
+        f"SELECT *, CASE WHEN {single_spaced} THEN string_split(line, ' ') "
         f"ELSE string_split_regex(trim(coalesce(line, ''), {sqlgen.literal(BLANKS)}), "
-        f"{sqlgen.literal(_FIELD_SPLIT)}) END AS fields FROM {reader} "
+        f"{sqlgen.literal(_FIELD_SPLIT)}) END AS fields FROM {relation} "
         f"WHERE rest IS NOT NULL OR regexp_matches(line, {sqlgen.literal(_DATA_LINE)})"
     )
 
@@ -133,10 +138,7 @@ def read(con, file: File, table: str, kind: str, columns: dict) -> Loaded:
     if kind == "qrels":
         cut = con.execute(f"SELECT count(*) FILTER (WHERE label_cut) FROM {sqlgen.identifier(raw)}").fetchone()[0]
         if cut:
-            loaded.notes.append(
-                f"{loaded.label}: {cut} relevance label(s) are not whole numbers; read as their leading integer, "
-                "as trec_eval does (1.9 -> 1); give real-valued labels in a CSV or Parquet qrels"
-            )
+            loaded.notes.append(label_cut_note(loaded.label, cut))
     return loaded
 
 
@@ -145,6 +147,12 @@ def run_tag(path: Path, compression: str) -> str | None:
     line = first_data_line(File(path, b"", compression))
     fields = line.split() if line else []
     return fields[5] if len(fields) >= 6 else None
+
+
+def label_cut_note(label: str, cut: int) -> str:
+    """The notice for `cut` qrels labels read as their leading integer (also said by sqlrank.spark)."""
+    return (f"{label}: {cut} relevance label(s) are not whole numbers; read as their leading integer, "
+            "as trec_eval does (1.9 -> 1); give real-valued labels in a CSV or Parquet qrels")
 
 
 def load_general(con, path: Path, compression: str, raw: str, kind: str) -> None:
@@ -229,22 +237,33 @@ def _in_transaction(con) -> bool:
     return ids[0] == ids[1]
 
 
-def line_error(con, loaded: Loaded, kind: str) -> InputError:
-    """Describe the first bad line: DuckDB finds it (same rules as the load), Python finds its number."""
+def bad_lines(lines: str, kind: str, *extra: str) -> str:
+    """SQL: the lines of `lines` (trec_fields' SQL) the reader refuses, as bad_line_message takes them, then `extra`."""
     field = f"fields[{_TREC_VALUE_FIELD[kind]}]"
     value = _trec_value(kind, field)
     # a label must be finite (a score may be infinite): the checks' condition, checks.bad_row
     infinite = f" OR isinf({value})" if kind == "qrels" else ""
-    row = con.execute(
-        f"SELECT coalesce(line, ''), rest IS NOT NULL, len(fields), {field}, "
-        f"isnan({value}), isinf({value}) FROM ({_trec_lines(loaded.path, loaded.compression)}) "
-        f"WHERE NOT ({_trec_fields_ok(kind)}) OR {value} IS NULL OR isnan({value}){infinite} LIMIT 1"
-    ).fetchone()
+    columns = ", ".join(["coalesce(line, '')", "rest IS NOT NULL", "len(fields)", field, f"isnan({value})",
+                         f"isinf({value})", *extra])
+    return (f"SELECT {columns} FROM ({lines}) "
+            f"WHERE NOT ({_trec_fields_ok(kind)}) OR {value} IS NULL OR isnan({value}){infinite}")
+
+
+def line_error(con, loaded: Loaded, kind: str) -> InputError:
+    """Describe the first bad line: DuckDB finds it (same rules as the load), Python finds its number."""
+    row = con.execute(f"SELECT * FROM ({bad_lines(_trec_lines(loaded.path, loaded.compression), kind)}) "
+                      "LIMIT 1").fetchone()
     if row is None:  # cannot happen: the checks saw a bad row
         return InputError(f"{loaded.label}: malformed {kind} file (expected lines like {example(kind)})")
     line, separator, count, text, nan, infinite = row
     number = _line_number(loaded.path, loaded.compression, line, separator)
-    where = f"{loaded.label}:{number}" if number else loaded.label
+    return bad_line_message(f"{loaded.label}:{number}" if number else loaded.label, kind, line, separator, count,
+                            text, nan, infinite)
+
+
+def bad_line_message(where: str, kind: str, line: str, separator: bool, count: int, text: str | None,
+                     nan: bool, infinite: bool = False) -> InputError:
+    """The error for one bad line (`where` is file:line): its fields, unit separator, score or label."""
     shown = shorten(line)
     expected = _TREC_FIELDS[kind]
     if separator:
