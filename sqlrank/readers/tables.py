@@ -227,12 +227,13 @@ def bad_row_error(con, loaded: Loaded, kind: str, error: Exception | None = None
     if row is None:
         return InputError(f"{loaded.label}: cannot be read: {first_line(error) if error else 'bad values'}")
     found = dict(zip(["row_number", *names, "number"], row))
-    return bad_row_message(loaded.label, found, loaded.columns, kind)
+    return bad_row_message(loaded.label, found, loaded.columns, kind, value_type)
 
 
-def bad_row_message(label: str, found: dict, columns: dict, kind: str) -> InputError:
+def bad_row_message(label: str, found: dict, columns: dict, kind: str, value_type: str = "VARCHAR") -> InputError:
     """The error for one bad row. found: row_number, the canonical columns' raw text (None for NULL) and
-    `number` (the value read as a number, None when it is none); columns: canonical -> the input's column."""
+    `number` (the value read as a number, None when it is none); columns: canonical -> the input's column;
+    value_type: the DuckDB type of the value column as given."""
     value = checks.value_column(kind)
     where = f"{label}: row {found['row_number']}"
     for canonical in ("query_id", "doc_id", "run_id"):
