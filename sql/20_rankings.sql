@@ -77,9 +77,27 @@ END;
 
 CREATE OR REPLACE MACRO sqlrank.run_rankings(qrels_table, run_table, depth := NULL, missing := 'zero',
                                              score_precision := 'double', zero_labels := true,
-                                             negative_labels := false) AS TABLE
-WITH sqlrank_judged_ranking AS MATERIALIZED (
-    SELECT * FROM sqlrank.judged_ranking(qrels_table, run_table, depth := depth, score_precision := score_precision,
+                                             negative_labels := false, qrels_columns := NULL,
+                                             run_columns := NULL, validate := true) AS TABLE
+WITH sqlrank_qrels_input AS (
+    SELECT * FROM query(sqlrank.qrels_input_sql(qrels_table, qrels_columns))
+),
+sqlrank_run_input AS (
+    SELECT * FROM query(sqlrank.run_input_sql(run_table, run_columns))
+),
+sqlrank_judged_ranking AS MATERIALIZED (
+    SELECT * FROM sqlrank.judged_ranking('sqlrank_qrels_input', 'sqlrank_run_input',
+                                         depth := sqlrank.valid_depth(depth), score_precision := score_precision,
                                          zero_labels := zero_labels, negative_labels := negative_labels)
+),
+sqlrank_problem AS (
+    -- the qrels' problem first, as the Python door loads them first; nothing is read under validate := false
+    SELECT coalesce(qrels_check.problem, run_check.problem) AS problem
+    FROM sqlrank.qrels_problem('sqlrank_qrels_input', qrels_table, qrels_columns) AS qrels_check
+    CROSS JOIN sqlrank.run_problem('sqlrank_run_input', run_table, run_columns) AS run_check
+    WHERE validate
 )
-SELECT * FROM sqlrank.rankings(qrels_table, 'sqlrank_judged_ranking', missing := missing);
+SELECT * FROM sqlrank.rankings('sqlrank_qrels_input', 'sqlrank_judged_ranking', missing := missing)
+UNION ALL BY NAME
+-- no row: the problem, if any, stops the query with its message
+SELECT problem AS query_id FROM sqlrank_problem WHERE problem IS NOT NULL;

@@ -23,6 +23,7 @@ from __future__ import annotations
 import duckdb
 
 from . import sqlgen
+from .checks import messages
 from .errors import EvaluationError, SqlrankError, first_line, out_of_memory
 from .macros import connect, install
 from .measures import Measure, parse_all
@@ -83,7 +84,7 @@ def evaluate(
     _check_choice("missing", missing, MISSING_POLICIES)
     _check_choice("score_precision", score_precision, SCORE_PRECISIONS)
     if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
-        raise EvaluationError(f"depth must be a whole number >= 1, got {depth!r}")
+        raise EvaluationError(messages.render(messages.BAD_DEPTH, value=repr(depth)))
     con = connection or connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory)
     if connection is not None:
         install(con)

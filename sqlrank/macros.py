@@ -4,8 +4,12 @@ The .sql files live in the top-level `sql/` folder of the source tree and are
 shipped inside the wheel as `sqlrank/sql/`. DuckDB binds a macro's calls when
 the macro is created, so the library is loaded in this order:
 
-1. `sql/00_*.sql` .. `sql/49_*.sql`, in name order: the vocabulary (gain,
-   discount, relevance, input types), the one ranking pass and the ranking
+1. `sql/00_*.sql` .. `sql/09_*.sql`, in name order: the vocabulary (gain,
+   discount, relevance, input types);
+   then the shell door's SQL made from the checks' message templates
+   (`sqlrank/shell_door.py`: reading TREC files, mapping columns, checking
+   inputs and parameters);
+   then `sql/10_*.sql` .. `sql/49_*.sql`: the one ranking pass and the ranking
    struct every measure reads;
 2. `sql/measures/*.sql`: one scalar macro per measure, `sqlrank.measure_<name>`;
 3. the macros made from the registry (`registry_sql()`): the DuckDB shell's
@@ -22,7 +26,7 @@ from pathlib import Path
 
 import duckdb
 
-from . import sqlgen
+from . import shell_door, sqlgen
 from .registry import PARAMETERS, REGISTRY
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -54,20 +58,35 @@ def sql_script() -> str:
     results = [path for path in files if path.parent == sql_dir() and path.name >= "50"]
     parts = [part(path.relative_to(sql_dir()).as_posix(), path.read_text(encoding="utf-8"))
              for path in files if path not in results]
+    vocabulary = sum(1 for path in files if path.parent == sql_dir() and path.name < "10")
+    parts.insert(vocabulary, part("the shell door, made from the checks' messages (sqlrank/shell_door.py)",
+                                  shell_door.shell_sql()))
     parts.append(part("made from the measure registry (sqlrank/registry.py)", registry_sql()))
     parts += [part(path.name, path.read_text(encoding="utf-8")) for path in results]
     return "\n".join(parts)
 
 
-# the options every shell table macro takes after the measure's own parameters: how the run is read
-_RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double"))
+# the options every shell table macro takes after the measure's own parameters: how the run is read,
+# how the inputs' columns are named, and whether the inputs are checked (sql/20_rankings.sql)
+_RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double"), ("qrels_columns", None),
+                ("run_columns", None), ("validate", True))
+
+
+def _checked(name: str, measure: str) -> str:
+    """SQL of parameter `name` of a table macro, checked as registry.PARAMETERS declares it (shell_door.py)."""
+    parameter = PARAMETERS[name]
+    if parameter.choices:
+        return sqlgen.call("sqlrank.choice", name, sqlgen.literal(list(parameter.choices)), sqlgen.literal(name))
+    return sqlgen.call("sqlrank.valid_number", name, sqlgen.literal(name), sqlgen.literal(measure),
+                       sqlgen.literal(parameter.minimum_exclusive), sqlgen.literal(parameter.default is None))
 
 
 def registry_sql() -> str:
     """The macros made from the registry's declarations, so that no SQL file repeats them.
 
-    * `sqlrank.<macro>(qrels_table, run_table, [k,] <parameters>, depth, missing, score_precision)`:
-      each measure's table macro for the DuckDB shell, one row per query;
+    * `sqlrank.<macro>(qrels_table, run_table, [k,] <parameters>, depth, missing, score_precision,
+      qrels_columns, run_columns, validate)`: each measure's table macro for the DuckDB shell, one row
+      per query, its parameters checked as the Python door checks them;
     * `sqlrank.measure_aggregate(measure)`: how the `all` row summarises a measure named in a
       result table ('mean' or 'sum'), by any of its spellings.
     """
@@ -77,12 +96,16 @@ def registry_sql() -> str:
             (name, PARAMETERS[name].default) for name in definition.params] + list(_RUN_OPTIONS)
         signature = ", ".join(["qrels_table", "run_table"] + [f"{name} := {sqlgen.literal(value)}"
                                                              for name, value in options])
-        value = sqlgen.call(f"sqlrank.measure_{definition.macro}", "ranking", "k" if definition.cutoff else "NULL",
-                            *definition.params)
+        name = f"sqlrank.{definition.macro}"
+        cutoff = sqlgen.call("sqlrank.valid_cutoff", "k", sqlgen.literal(name)) if definition.cutoff else "NULL"
+        value = sqlgen.call(f"sqlrank.measure_{definition.macro}", "ranking", cutoff,
+                            *(_checked(parameter, name) for parameter in definition.params))
         # a measure that tells negative labels from unjudged documents has them kept by the pass
         negative = ["negative_labels := true"] if "negative_labels" in definition.needs else []
         rankings = sqlgen.call("sqlrank.run_rankings", "qrels_table", "run_table", "depth := depth",
-                               "missing := missing", "score_precision := score_precision", *negative)
+                               "missing := missing", "score_precision := score_precision",
+                               "qrels_columns := qrels_columns", "run_columns := run_columns",
+                               "validate := validate", *negative)
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
             f"    SELECT COLUMNS('^(run_id|query_id)$'), {value} AS value\n    FROM {rankings};")

@@ -17,6 +17,7 @@ import duckdb
 
 from .. import sqlgen
 from ..errors import InputError
+from . import messages
 from .pair_screen import bad_row, screen
 
 DUPLICATE_POLICIES = ("error", "first", "max")
@@ -71,11 +72,10 @@ def resolve_duplicates(con, loaded, kind: str, policy: str) -> int:
     if not examples:
         return 0
     if policy == "error":
-        shown = ", ".join(f"query {q!r} doc {d!r} ({n} rows)" for q, d, n in examples)
-        raise InputError(
-            f"{loaded.label}: duplicate (query_id, doc_id) rows, e.g. {shown}; each document may appear once "
-            "per query. Remove them, or choose a policy: duplicates='first' or 'max' (CLI: --duplicates first|max)"
-        )
+        shown = ", ".join(messages.render(messages.DUPLICATE_EXAMPLE, query_id=q, doc_id=d, copies=n)
+                          for q, d, n in examples)
+        raise InputError(messages.render(messages.DUPLICATES, input=loaded.label, examples=shown,
+                                         fix=messages.DUPLICATES_FIX_PYTHON))
     order = "input_order" if policy == "first" else f"{value_column(kind)} DESC"
     before = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
     deduplicated = loaded.table + "_deduplicated"

@@ -15,6 +15,7 @@ from typing import Optional
 import duckdb
 
 from .. import checks, sqlgen
+from ..checks import messages
 from ..errors import InputError, SqlrankError, first_line, shorten
 from . import files
 from .base import Explain, Loaded, canonical_columns, create
@@ -72,11 +73,10 @@ def canonical_select(found: list[tuple[str, str]], kind: str, columns: dict, loa
         column = str(given) if given is not None else _guess(names, canonical)
         if column is None or column not in types:
             option = _OPTION[canonical]
-            raise InputError(
-                f"{label}: missing column '{shorten(column or canonical)}' "
-                f"(found {shorten(', '.join(names), 200) or 'no columns'}); "
-                f"pass {option}=<name> (CLI: --{option.replace('_', '-')} <name>)"
-            )
+            raise InputError(messages.render(
+                messages.MISSING_COLUMN, input=label, column=shorten(column or canonical),
+                found=shorten(', '.join(names), 200) or 'no columns',
+                fix=f"pass {option}=<name> (CLI: --{option.replace('_', '-')} <name>)"))
         _check_type(label, canonical, column, types[column])
         loaded.columns[canonical] = column
         target = "VARCHAR" if canonical in ("query_id", "doc_id") else "DOUBLE"
@@ -147,18 +147,18 @@ def bad_row_error(con, loaded: Loaded, kind: str, error: Exception | None = None
     if row is None:
         return InputError(f"{loaded.label}: cannot be read: {first_line(error) if error else 'bad values'}")
     found = dict(zip(["row_number", *names, "number"], row))
-    where = f"{loaded.label}: row {found['row_number']}"
+    where = {"input": loaded.label, "row": found["row_number"], "value": value}
     for canonical in names:
         if canonical != value and found[canonical] in (None, ""):
-            return InputError(f"{where}: the {canonical} (column '{loaded.columns[canonical]}') is empty; "
-                              f"every row needs a query_id, a doc_id and a {value}")
+            return InputError(messages.render(messages.EMPTY_ID, **where, canonical=canonical,
+                                              column=loaded.columns[canonical]))
     column = loaded.columns[value]
     if found[value] is None:
-        return InputError(f"{where}: the {value} (column '{column}') is empty; give every row a number")
+        return InputError(messages.render(messages.EMPTY_VALUE, **where, column=column))
     if found["number"] is None:
-        return InputError(f"{where}, column '{column}': expected a number ({value}), found '{shorten(found[value])}'; "
-                          "fix the value")
-    return InputError(f"{where}, column '{column}': the {value} is NaN, which has no order; replace it with a number")
+        return InputError(f"{loaded.label}: row {found['row_number']}, column '{column}': expected a number ({value}), "
+                          f"found '{shorten(found[value])}'; fix the value")
+    return InputError(messages.render(messages.NAN_VALUE, **where, column=column))
 
 
 def _is_conversion_error(error: Exception) -> bool:
