@@ -79,10 +79,10 @@ CREATE OR REPLACE MACRO sqlrank.run_rankings(qrels_table, run_table, depth := NU
                                              score_precision := 'double', zero_labels := true,
                                              negative_labels := false, qrels_columns := NULL,
                                              run_columns := NULL, validate := true) AS TABLE
-WITH sqlrank_qrels_input AS (
+WITH sqlrank_qrels_input AS NOT MATERIALIZED (
     SELECT * FROM query(sqlrank.qrels_input_sql(qrels_table, qrels_columns))
 ),
-sqlrank_run_input AS (
+sqlrank_run_input AS NOT MATERIALIZED (
     SELECT * FROM query(sqlrank.run_input_sql(run_table, run_columns))
 ),
 sqlrank_judged_ranking AS MATERIALIZED (

@@ -72,13 +72,21 @@ _RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "doubl
                 ("run_columns", None), ("validate", True))
 
 
-def _checked(name: str, measure: str) -> str:
-    """SQL of parameter `name` of a table macro, checked as registry.PARAMETERS declares it (shell_door.py)."""
+def _check(name: str, measure: str) -> str:
+    """SQL that is true when parameter `name` of a table macro is good, as registry.PARAMETERS declares it,
+    and an error otherwise (shell_door.py); a constant, which DuckDB folds before reading any row."""
     parameter = PARAMETERS[name]
     if parameter.choices:
-        return sqlgen.call("sqlrank.choice", name, sqlgen.literal(list(parameter.choices)), sqlgen.literal(name))
-    return sqlgen.call("sqlrank.valid_number", name, sqlgen.literal(name), sqlgen.literal(measure),
+        return sqlgen.call("sqlrank.choice", name, sqlgen.literal(list(parameter.choices)),
+                           sqlgen.literal(name)) + " IS NOT NULL"
+    return sqlgen.call("sqlrank.number_ok", name, sqlgen.literal(name), sqlgen.literal(measure),
                        sqlgen.literal(parameter.minimum_exclusive), sqlgen.literal(parameter.default is None))
+
+
+def _argument(name: str) -> str:
+    """A parameter as the measure macro reads it: a number parameter as a DOUBLE (text such as 'two' would
+    otherwise stop the binder before _check could name it)."""
+    return name if PARAMETERS[name].choices else f"TRY_CAST({name} AS DOUBLE)"
 
 
 def registry_sql() -> str:
@@ -99,7 +107,9 @@ def registry_sql() -> str:
         name = f"sqlrank.{definition.macro}"
         cutoff = sqlgen.call("sqlrank.valid_cutoff", "k", sqlgen.literal(name)) if definition.cutoff else "NULL"
         value = sqlgen.call(f"sqlrank.measure_{definition.macro}", "ranking", cutoff,
-                            *(_checked(parameter, name) for parameter in definition.params))
+                            *(_argument(parameter) for parameter in definition.params))
+        checks = " AND ".join([f"(k IS NULL OR {cutoff} IS NOT NULL)"] * definition.cutoff
+                              + [_check(parameter, name) for parameter in definition.params]) or "true"
         # a measure that tells negative labels from unjudged documents has them kept by the pass
         negative = ["negative_labels := true"] if "negative_labels" in definition.needs else []
         rankings = sqlgen.call("sqlrank.run_rankings", "qrels_table", "run_table", "depth := depth",
@@ -108,7 +118,8 @@ def registry_sql() -> str:
                                "validate := validate", *negative)
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
-            f"    SELECT COLUMNS('^(run_id|query_id)$'), {value} AS value\n    FROM {rankings};")
+            f"    SELECT COLUMNS('^(run_id|query_id)$'), {value} AS value\n    FROM {rankings}\n"
+            f"    WHERE {checks};")
     by_aggregate: dict[str, list[str]] = {}
     for definition in REGISTRY.values():
         spellings = {definition.name, *definition.aliases, definition.trec_name, definition.trec_family} - {None}

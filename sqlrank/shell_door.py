@@ -16,9 +16,10 @@ table macros can call it:
 * sqlrank.run_problem / sqlrank.qrels_problem(input, name, columns): one row,
   the first thing wrong with a canonical input (a missing column, an empty id
   or value, a NaN value, duplicate pairs) or NULL;
-* sqlrank.valid_number, valid_cutoff, valid_depth: a parameter's value, or an
-  error; the measures' table macros wrap each parameter in the check that
-  registry.PARAMETERS declares for it (sqlrank/macros.py).
+* sqlrank.number_ok, valid_cutoff, valid_depth: true or a parameter's value,
+  or an error; the measures' table macros check each parameter as
+  registry.PARAMETERS declares it (sqlrank/macros.py), whether the measure
+  reads it or not (nDCG's base under the log2 discount).
 """
 
 from __future__ import annotations
@@ -45,20 +46,20 @@ def _error(template: str, **parts: str) -> str:
 
 
 def parameter_sql() -> str:
-    """sqlrank.valid_number, valid_cutoff and valid_depth: the measures' parameter checks (measures.py's)."""
+    """sqlrank.number_ok, valid_cutoff and valid_depth: the measures' parameter checks (measures.py's)."""
     said = {"measure": "measure", "parameter": "parameter", "value": _text("value")}
     number = "TRY_CAST(value AS DOUBLE)"
     whole = f"{number} IS NULL OR NOT isfinite({number}) OR {number} <> floor({number}) OR {number} < 1"
     return f"""
--- a number parameter of a measure (registry.PARAMETERS): finite, above its minimum; NULL only where
--- its default is NULL (nullable)
-CREATE OR REPLACE MACRO sqlrank.valid_number(value, parameter, measure, minimum_exclusive, nullable) AS
+-- true for a good number parameter of a measure (registry.PARAMETERS): finite, above its minimum; NULL
+-- only where its default is NULL (nullable). Anything else is an error
+CREATE OR REPLACE MACRO sqlrank.number_ok(value, parameter, measure, minimum_exclusive, nullable) AS
     CASE
-        WHEN value IS NULL AND nullable THEN value
+        WHEN value IS NULL AND nullable THEN true
         WHEN {number} IS NULL THEN {_error(messages.NOT_A_NUMBER, **said)}
         WHEN NOT isfinite({number}) THEN {_error(messages.NOT_FINITE, **said)}
         WHEN {number} <= minimum_exclusive THEN {_error(messages.NOT_GREATER, **said, minimum="minimum_exclusive")}
-        ELSE value
+        ELSE true
     END;
 
 -- a cutoff k: NULL (the whole list) or a whole number from 1 to {MAX_CUTOFF}, as a BIGINT (1.5 is refused, not
