@@ -9,10 +9,12 @@ table macros can call it:
 
 * sqlrank.read_trec_run(path), sqlrank.read_trec_qrels(path): TREC text (any
   whitespace, `#` comments, blank lines, .gz) as the canonical columns;
-* sqlrank.input_sql(name, kind, columns): the SQL that reads an input named by
-  a macro's argument: a TREC file by its path, anything else (a table, a view,
-  a CTE, a CSV or Parquet path) with query_table, its columns renamed by
-  `columns` (a struct such as {'query_id': 'qid'});
+* sqlrank.run_input_sql / qrels_input_sql(name, columns): the SQL that reads an
+  input named by a macro's argument (run with query()): a TREC file by its path,
+  anything else (a table, a view, a CTE, a CSV or Parquet path) with
+  query_table, its columns renamed by `columns` (a struct such as
+  {'query_id': 'qid'}); run_columns_sql / qrels_columns_sql, a one-row probe
+  of the columns it lacks;
 * sqlrank.run_problem / sqlrank.qrels_problem(input, name, columns): one row,
   the first thing wrong with a canonical input (a missing column, an empty id
   or value, a NaN value, duplicate pairs) or NULL;
@@ -143,7 +145,7 @@ CREATE OR REPLACE MACRO sqlrank.read_trec_qrels(path) AS TABLE
 
 
 def input_sql() -> str:
-    """sqlrank.input_sql and sqlrank.columns_sql: the SQL text that reads a macro's input, and probes its columns."""
+    """sqlrank.<kind>_input_sql and <kind>_columns_sql: the SQL text that reads a macro's input, and probes its columns."""
     # a column of the input by the user's name (or the canonical one), bound even when it is missing: the
     # input gets an all-NULL column sqlrank_absent, and coalesce() takes the named column when there is one
     pick = ("'coalesce(*COLUMNS(lambda sqlrank_name: sqlrank_name = ' || sqlrank.sql_literal("
@@ -169,7 +171,8 @@ CREATE OR REPLACE MACRO sqlrank.trec_path(name) AS
         # a run keeps its run_id column, if any (sqlrank_absent stands in, so that the pattern always matches)
         run_id = "'COLUMNS(''^(run_id|sqlrank_absent)$''), ' || " if kind == "run" else ""
         absent = ", NULL AS sqlrank_absent" if kind == "run" else ""
-        columns = " || ', ' || ".join(pick.format(canonical=sqlgen.literal(c), name=c) for c in ("query_id", "doc_id", value))
+        columns = " || ', ' || ".join(pick.format(canonical=sqlgen.literal(c), name=c)
+                                      for c in ("query_id", "doc_id", value))
         counts = " || ', ' || ".join(f"{count.format(canonical=sqlgen.literal(c))} || ' AS {c}'"
                                      for c in ("query_id", "doc_id", value))
         missing = " ".join(f"WHEN {c} THEN ''{c}''" for c in ("query_id", "doc_id", value))
