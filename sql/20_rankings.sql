@@ -2,11 +2,12 @@
 --   -> ([run_id,] query_id, ranking)
 -- sqlrank.run_rankings(qrels_table, run_table, depth := NULL, missing := 'zero',
 --     score_precision := 'double', zero_labels := true, negative_labels := false, judged_only := false,
---     ties := 'trec')
+--     ties := 'trec', qrels_columns := NULL, run_columns := NULL, validate := true)
 --   -> the same, straight from a run (sqlrank.judged_ranking, then sqlrank.rankings)
 -- sqlrank.tied_rankings(qrels_table, tie_groups_table, missing := 'zero')
 -- sqlrank.tied_run_rankings(qrels_table, run_table, missing := 'zero', score_precision := 'double',
---     zero_labels := true, negative_labels := false, ties := 'average')
+--     zero_labels := true, negative_labels := false, ties := 'average', qrels_columns := NULL,
+--     run_columns := NULL)
 --   -> the same for ties := 'average', from sqlrank.tie_groups: each document is
 --      (rank, label, tied), rank its tie group's first place and tied the group's size
 --
@@ -83,23 +84,44 @@ END;
 
 CREATE OR REPLACE MACRO sqlrank.run_rankings(qrels_table, run_table, depth := NULL, missing := 'zero',
                                              score_precision := 'double', zero_labels := true,
-                                             negative_labels := false, judged_only := false, ties := 'trec') AS TABLE
+                                             negative_labels := false, judged_only := false, ties := 'trec',
+                                             qrels_columns := NULL, run_columns := NULL, validate := true) AS TABLE
+WITH sqlrank_qrels_input AS NOT MATERIALIZED (
+    SELECT * FROM query(sqlrank.qrels_input_sql(qrels_table, qrels_columns))
+),
+sqlrank_run_input AS NOT MATERIALIZED (
+    SELECT * FROM query(sqlrank.run_input_sql(run_table, run_columns))
+),
 -- judged_only (trec_eval -J): the run's judged documents only (sqlrank.judged_run, which applies depth);
 -- a constant, so DuckDB drops the branch not taken
-WITH sqlrank_judged_only_run AS (
-    SELECT * FROM sqlrank.judged_run(qrels_table, run_table, depth := depth, score_precision := score_precision)
+sqlrank_judged_only_run AS (
+    SELECT * FROM sqlrank.judged_run('sqlrank_qrels_input', 'sqlrank_run_input', depth := sqlrank.valid_depth(depth),
+                                     score_precision := score_precision)
     WHERE judged_only
 ),
 sqlrank_judged_ranking AS MATERIALIZED (
-    SELECT * FROM sqlrank.judged_ranking(qrels_table, run_table, depth := depth, score_precision := score_precision,
+    SELECT * FROM sqlrank.judged_ranking('sqlrank_qrels_input', 'sqlrank_run_input',
+                                         depth := sqlrank.valid_depth(depth), score_precision := score_precision,
                                          zero_labels := zero_labels, negative_labels := negative_labels, ties := ties)
     WHERE NOT judged_only
     UNION ALL BY NAME
-    SELECT * FROM sqlrank.judged_ranking(qrels_table, 'sqlrank_judged_only_run', score_precision := score_precision,
-                                         zero_labels := zero_labels, negative_labels := negative_labels, ties := ties)
+    SELECT * FROM sqlrank.judged_ranking('sqlrank_qrels_input', 'sqlrank_judged_only_run',
+                                         score_precision := score_precision, zero_labels := zero_labels,
+                                         negative_labels := negative_labels, ties := ties)
     WHERE judged_only
+),
+sqlrank_problem AS (
+    -- the qrels' problem first, as the Python door loads them first; nothing is read under validate := false
+    SELECT coalesce(qrels_check.problem, run_check.problem) AS problem
+    FROM sqlrank.qrels_problem('sqlrank_qrels_input', qrels_table, qrels_columns) AS qrels_check
+    CROSS JOIN sqlrank.run_problem('sqlrank_run_input', run_table, run_columns) AS run_check
+    WHERE validate
 )
-SELECT * FROM sqlrank.rankings(qrels_table, 'sqlrank_judged_ranking', missing := missing);
+SELECT * FROM sqlrank.rankings('sqlrank_qrels_input', 'sqlrank_judged_ranking', missing := missing)
+UNION ALL BY NAME
+-- no row: the problem, if any, stops the query with its message
+SELECT problem AS query_id FROM sqlrank_problem WHERE problem IS NOT NULL;
+
 
 -- The same query rows and rules as sqlrank.rankings; only the documents differ (their tie groups)
 CREATE OR REPLACE MACRO sqlrank.tied_rankings(qrels_table, tie_groups_table, missing := 'zero') AS TABLE
@@ -143,11 +165,19 @@ WHERE CASE
                || '(missing := ''error''); use missing := ''zero'' to score it 0 or ''skip'' to leave it out')
 END;
 
+-- (its inputs are checked by sqlrank.run_rankings, which the shell macros call beside it)
 CREATE OR REPLACE MACRO sqlrank.tied_run_rankings(qrels_table, run_table, missing := 'zero',
                                                   score_precision := 'double', zero_labels := true,
-                                                  negative_labels := false, ties := 'average') AS TABLE
-WITH sqlrank_tie_groups AS MATERIALIZED (
-    SELECT * FROM sqlrank.tie_groups(qrels_table, run_table, score_precision := score_precision,
+                                                  negative_labels := false, ties := 'average',
+                                                  qrels_columns := NULL, run_columns := NULL) AS TABLE
+WITH sqlrank_qrels_input AS NOT MATERIALIZED (
+    SELECT * FROM query(sqlrank.qrels_input_sql(qrels_table, qrels_columns))
+),
+sqlrank_run_input AS NOT MATERIALIZED (
+    SELECT * FROM query(sqlrank.run_input_sql(run_table, run_columns))
+),
+sqlrank_tie_groups AS MATERIALIZED (
+    SELECT * FROM sqlrank.tie_groups('sqlrank_qrels_input', 'sqlrank_run_input', score_precision := score_precision,
                                      zero_labels := zero_labels, negative_labels := negative_labels, ties := ties)
 )
-SELECT * FROM sqlrank.tied_rankings(qrels_table, 'sqlrank_tie_groups', missing := missing);
+SELECT * FROM sqlrank.tied_rankings('sqlrank_qrels_input', 'sqlrank_tie_groups', missing := missing);

@@ -4,8 +4,12 @@ The .sql files live in the top-level `sql/` folder of the source tree and are
 shipped inside the wheel as `sqlrank/sql/`. DuckDB binds a macro's calls when
 the macro is created, so the library is loaded in this order:
 
-1. `sql/00_*.sql` .. `sql/49_*.sql`, in name order: the vocabulary (gain,
-   discount, relevance, input types), the one ranking pass and the ranking
+1. `sql/00_*.sql` .. `sql/09_*.sql`, in name order: the vocabulary (gain,
+   discount, relevance, input types);
+   then the shell door's SQL made from the checks' message templates
+   (`sqlrank/shell_door.py`: reading TREC files, mapping columns, checking
+   inputs and parameters);
+   then `sql/10_*.sql` .. `sql/49_*.sql`: the one ranking pass and the ranking
    struct every measure reads;
 2. `sql/measures/*.sql`: one scalar macro per measure, `sqlrank.measure_<name>`;
 3. the macros made from the registry (`registry_sql()`): the DuckDB shell's
@@ -22,7 +26,7 @@ from pathlib import Path
 
 import duckdb
 
-from . import sqlgen
+from . import shell_door, sqlgen
 from .registry import PARAMETERS, REGISTRY
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -54,22 +58,43 @@ def sql_script() -> str:
     results = [path for path in files if path.parent == sql_dir() and path.name >= "50"]
     parts = [part(path.relative_to(sql_dir()).as_posix(), path.read_text(encoding="utf-8"))
              for path in files if path not in results]
+    vocabulary = sum(1 for path in files if path.parent == sql_dir() and path.name < "10")
+    parts.insert(vocabulary, part("the shell door, made from the checks' messages (sqlrank/shell_door.py)",
+                                  shell_door.shell_sql()))
     parts.append(part("made from the measure registry (sqlrank/registry.py)", registry_sql()))
     parts += [part(path.name, path.read_text(encoding="utf-8")) for path in results]
     return "\n".join(parts)
 
 
-# the options every shell table macro takes after the measure's own parameters: how the run is read
+# the options every shell table macro takes after the measure's own parameters: how the run is read and ordered,
+# how the inputs' columns are named, and whether the inputs are checked (sql/20_rankings.sql)
 _RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double"), ("judged_only", False),
-                ("ties", "trec"))
+                ("ties", "trec"), ("qrels_columns", None), ("run_columns", None), ("validate", True))
+
+
+def _check(name: str, measure: str) -> str:
+    """SQL that is true when parameter `name` of a table macro is good, as registry.PARAMETERS declares it,
+    and an error otherwise (shell_door.py); a constant, which DuckDB folds before reading any row."""
+    parameter = PARAMETERS[name]
+    if parameter.choices:
+        return sqlgen.call("sqlrank.choice", name, sqlgen.literal(list(parameter.choices)),
+                           sqlgen.literal(name)) + " IS NOT NULL"
+    return sqlgen.call("sqlrank.number_ok", name, sqlgen.literal(name), sqlgen.literal(measure),
+                       sqlgen.literal(parameter.minimum_exclusive), sqlgen.literal(parameter.default is None))
+
+
+def _argument(name: str) -> str:
+    """A parameter as the measure macro reads it: a number parameter as a DOUBLE (text such as 'two' would
+    otherwise stop the binder before _check could name it)."""
+    return name if PARAMETERS[name].choices else f"TRY_CAST({name} AS DOUBLE)"
 
 
 def registry_sql() -> str:
     """The macros made from the registry's declarations, so that no SQL file repeats them.
 
     * `sqlrank.<macro>(qrels_table, run_table, [k,] <parameters>, depth, missing, score_precision, judged_only,
-      ties)`:
-      each measure's table macro for the DuckDB shell, one row per query; ties := 'average' reads the
+      ties, qrels_columns, run_columns, validate)`: each measure's table macro for the DuckDB shell, one row
+      per query, its parameters checked as the Python door checks them; ties := 'average' reads the
       tie groups (sqlrank.tied_run_rankings) and calls the measure's expectation, or stops with an error
       naming a measure that has none (the registry's ties_average); the branch of the other policies
       is empty then, and the other way round, each filtered by a constant;
@@ -82,21 +107,30 @@ def registry_sql() -> str:
             (name, PARAMETERS[name].default) for name in definition.params] + list(_RUN_OPTIONS)
         signature = ", ".join(["qrels_table", "run_table"] + [f"{name} := {sqlgen.literal(value)}"
                                                              for name, value in options])
-        value = sqlgen.call(f"sqlrank.measure_{definition.macro}", "ranking", "k" if definition.cutoff else "NULL",
-                            *definition.params)
+        name = f"sqlrank.{definition.macro}"
+        cutoff = sqlgen.call("sqlrank.valid_cutoff", "k", sqlgen.literal(name)) if definition.cutoff else "NULL"
+        value = sqlgen.call(f"sqlrank.measure_{definition.macro}", "ranking", cutoff,
+                            *(_argument(parameter) for parameter in definition.params))
+        checks = " AND ".join([f"(k IS NULL OR {cutoff} IS NOT NULL)"] * definition.cutoff
+                              + [_check(parameter, name) for parameter in definition.params]) or "true"
         # a measure that tells negative labels from unjudged documents has them kept by the pass
         negative = ["negative_labels := true"] if "negative_labels" in definition.needs else []
         rankings = sqlgen.call("sqlrank.run_rankings", "qrels_table", "run_table", "depth := depth",
                                "missing := missing", "score_precision := score_precision",
-                               "judged_only := judged_only", *negative, "ties := ties")
+                               "judged_only := judged_only", "ties := ties", "qrels_columns := qrels_columns",
+                               "run_columns := run_columns", "validate := validate", *negative)
         tied = sqlgen.call("sqlrank.tied_run_rankings", "qrels_table", "run_table", "missing := missing",
-                           "score_precision := score_precision", *negative, "ties := ties")
+                           "score_precision := score_precision", "ties := ties", "qrels_columns := qrels_columns",
+                           "run_columns := run_columns", *negative)
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
             f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value\n    FROM {rankings}\n"
+            f"    WHERE {checks}\n"
             f"    UNION ALL BY NAME\n"
-            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {_average_value(definition)} AS value\n    FROM {tied}\n"
-            f"    WHERE (depth IS NULL OR error('sqlrank: ties := ''average'' does not take a depth yet'))\n"
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {_average_value(definition, cutoff)} AS value\n"
+            f"    FROM {tied}\n"
+            f"    WHERE {checks}\n"
+            f"      AND (depth IS NULL OR error('sqlrank: ties := ''average'' does not take a depth yet'))\n"
             f"      AND (NOT judged_only OR error('sqlrank: ties := ''average'' does not take judged_only yet'));")
     by_aggregate: dict[str, list[str]] = {}
     for definition in REGISTRY.values():
@@ -111,7 +145,7 @@ def registry_sql() -> str:
     return "\n\n".join(statements) + "\n"
 
 
-def _average_value(definition) -> str:
+def _average_value(definition, cutoff: str) -> str:
     """The measure under ties := 'average': its expectation, its own macro, or an error naming it."""
     if definition.ties_average is None:
         supported = ", ".join(m.name for m in REGISTRY.values() if m.ties_average)
@@ -119,8 +153,8 @@ def _average_value(definition) -> str:
                    "or another ties policy")
         return sqlgen.call("error", sqlgen.literal(message))
     prefix = "average" if definition.ties_average == "average" else "measure"
-    return sqlgen.call(f"sqlrank.{prefix}_{definition.macro}", "ranking", "k" if definition.cutoff else "NULL",
-                       *definition.params)
+    return sqlgen.call(f"sqlrank.{prefix}_{definition.macro}", "ranking", cutoff,
+                       *(_argument(parameter) for parameter in definition.params))
 
 
 @cache

@@ -22,6 +22,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from .checks import messages
 from .errors import MeasureError
 from .registry import NAMED_SETS, PARAMETERS, RANX_SPELLINGS, REGISTRY, MeasureDef, Parameter
 
@@ -47,15 +48,15 @@ def parse_parameter(parameter: Parameter, text: str, measure: str) -> object:
             f"{measure}: unknown {parameter.name} '{text}' (expected one of: {', '.join(parameter.choices)})"
             + (f"; did you mean '{close[0]}'?" if close else "")
         )
+    said = {"measure": measure, "parameter": parameter.name, "value": text}
     try:
         value = float(text)
     except ValueError:
-        raise MeasureError(f"{measure}: {parameter.name} must be a number, got '{text}'") from None
+        raise MeasureError(messages.render(messages.NOT_A_NUMBER, **said)) from None
     if not math.isfinite(value):
-        raise MeasureError(f"{measure}: {parameter.name} must be a finite number, got '{text}'")
+        raise MeasureError(messages.render(messages.NOT_FINITE, **said))
     if parameter.minimum_exclusive is not None and value <= parameter.minimum_exclusive:
-        raise MeasureError(f"{measure}: {parameter.name} must be greater than {parameter.minimum_exclusive}, "
-                           f"got '{text}'")
+        raise MeasureError(messages.render(messages.NOT_GREATER, **said, minimum=parameter.minimum_exclusive))
     return int(value) if value.is_integer() and abs(value) < 2 ** 53 else value  # 1e300 stays 1e+300
 
 
@@ -400,9 +401,10 @@ def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, rel)
         if not definition.cutoff:
             raise MeasureError(f"{spelling}: {definition.name} takes no cutoff (@k)")
         if not re.fullmatch(r"[0-9]+", k_text.strip()) or int(k_text) < 1:
-            raise MeasureError(f"{spelling}: the cutoff must be a whole number >= 1, got '{k_text}'")
+            raise MeasureError(messages.render(messages.BAD_CUTOFF, measure=spelling, value=k_text))
         if int(k_text) > MAX_CUTOFF:
-            raise MeasureError(f"{spelling}: the cutoff must be at most {MAX_CUTOFF}, got '{k_text}'")
+            raise MeasureError(messages.render(messages.CUTOFF_TOO_LARGE, measure=spelling, maximum=MAX_CUTOFF,
+                                               value=k_text))
         k = int(k_text)
     return Measure(definition, tuple(sorted(params.items())), k)
 

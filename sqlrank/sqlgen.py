@@ -70,3 +70,19 @@ def select_all(table: str) -> str:
 def set_option(name: str, value) -> str:
     """`SET name = value`, for a setting DuckDB takes per connection only (enable_progress_bar)."""
     return f"SET {name} = {literal(value)}"
+
+
+def template(text: str, **parts: str) -> str:
+    """A message template (sqlrank.checks.messages) as an SQL string expression: each {field} the SQL in `parts`.
+
+    `{{` and `}}` stand for braces, as in str.format.
+    """
+    import string
+
+    pieces = []
+    for literal_text, field, _, _ in string.Formatter().parse(text):
+        if literal_text:
+            pieces.append(literal(literal_text))
+        if field is not None:
+            pieces.append(f"CAST({parts[field]} AS VARCHAR)")
+    return "concat(" + ", ".join(pieces) + ")" if pieces else "''"

@@ -17,6 +17,7 @@ import duckdb
 
 from .. import sqlgen
 from ..errors import InputError
+from . import messages
 from .pair_screen import bad_row, screen
 
 DUPLICATE_POLICIES = ("error", "first", "max")
@@ -100,12 +101,10 @@ def resolve_duplicates(con, loaded, kind: str, policy: str) -> int:
 
 def duplicates_error(label: str, examples: list[tuple[str, str, int]], hint: str = "") -> InputError:
     """The refusal of duplicate rows, given the first (query_id, doc_id, copies) in key order."""
-    shown = ", ".join(f"query {q!r} doc {d!r} ({n} rows)" for q, d, n in examples)
-    return InputError(
-        f"{label}: duplicate (query_id, doc_id) rows, e.g. {shown}; each document may appear once "
-        "per query. Remove them, or choose a policy: duplicates='first' or 'max' (CLI: --duplicates first|max)"
-        + hint
-    )
+    shown = ", ".join(messages.render(messages.DUPLICATE_EXAMPLE, query_id=q, doc_id=d, copies=n)
+                      for q, d, n in examples)
+    return InputError(messages.render(messages.DUPLICATES, input=label, examples=shown,
+                                      fix=messages.DUPLICATES_FIX_PYTHON) + hint)
 
 
 __all__ = ["DUPLICATE_POLICIES", "bad_row", "duplicates_error", "resolve_duplicates", "validate", "value_column"]

@@ -19,6 +19,7 @@ from typing import Optional
 import duckdb
 
 from .. import checks, sqlgen
+from ..checks import messages
 from ..errors import InputError, SqlrankError, first_line, shorten
 from . import files
 from .base import Explain, Loaded, canonical_columns, create
@@ -78,11 +79,11 @@ def canonical_select(found: list[tuple[str, str]], kind: str, columns: dict, loa
         column = str(given) if given is not None else _guess(names, canonical)
         if column is None or column not in types:
             option = _OPTION[canonical]
-            raise InputError(
-                f"{label}: missing column '{shorten(column or canonical)}' "
-                f"(found {shorten(', '.join(names), 200) or 'no columns'}); "
-                f"pass {option}=<name> (CLI: --{option.replace('_', '-')} <name>){_swapped(names, kind, columns)}"
-            )
+            raise InputError(messages.render(
+                messages.MISSING_COLUMN, input=label, column=shorten(column or canonical),
+                found=shorten(', '.join(names), 200) or 'no columns',
+                fix=f"pass {option}=<name> (CLI: --{option.replace('_', '-')} <name>)"
+                    + _swapped(names, kind, columns)))
         _check_type(label, canonical, column, types[column])
         loaded.columns[canonical] = column
         if canonical == "query_id":
@@ -235,24 +236,25 @@ def bad_row_message(label: str, found: dict, columns: dict, kind: str, value_typ
     `number` (the value read as a number, None when it is none); columns: canonical -> the input's column;
     value_type: the DuckDB type of the value column as given."""
     value = checks.value_column(kind)
-    where = f"{label}: row {found['row_number']}"
+    where = {"input": label, "row": found["row_number"], "value": value}
     for canonical in ("query_id", "doc_id", "run_id"):
         if canonical in found and found[canonical] in (None, ""):
-            return InputError(f"{where}: the {canonical} (column '{columns[canonical]}') is empty; "
-                              f"every row needs a query_id, a doc_id and a {value}")
+            return InputError(messages.render(messages.EMPTY_ID, **where, canonical=canonical,
+                                              column=columns[canonical]))
     column = columns[value]
     if found[value] is None:
-        return InputError(f"{where}: the {value} (column '{column}') is empty; give every row a number")
+        return InputError(messages.render(messages.EMPTY_VALUE, **where, column=column))
+    at = f"{label}: row {found['row_number']}, column '{column}'"
     if found["number"] is None and value_type.split("(")[0].upper() in _WIDE_INTEGER_TYPES:
-        return inexact_integer(f"{where}, column '{column}'", found[value], value)
+        return inexact_integer(at, found[value], value)
     if found["number"] is None:
         separator = " (a digit separator '_' is not part of a number, as in TREC files)" if "_" in found[value] else ""
-        return InputError(f"{where}, column '{column}': expected a number ({value}), found '{shorten(found[value])}'; "
-                          f"fix the value{separator}")
+        return InputError(f"{at}: expected a number ({value}), found '{shorten(found[value])}'; fix the value{separator}")
     if math.isinf(found["number"]):
-        return InputError(f"{where} (query '{shorten(found['query_id'])}'), column '{column}': the {value} is "
-                          f"infinite ('{shorten(found[value])}'); a label must be a finite number: fix the label")
-    return InputError(f"{where}, column '{column}': the {value} is NaN, which has no order; replace it with a number")
+        return InputError(f"{label}: row {found['row_number']} (query '{shorten(found['query_id'])}'), column "
+                          f"'{column}': the {value} is infinite ('{shorten(found[value])}'); a label must be a finite "
+                          "number: fix the label")
+    return InputError(messages.render(messages.NAN_VALUE, **where, column=column))
 
 
 def _is_conversion_error(error: Exception) -> bool:

@@ -31,6 +31,7 @@ from pathlib import Path
 import duckdb
 
 from .. import checks, sqlgen
+from ..checks import messages
 from ..errors import InputError, SqlrankError, shorten
 from .base import Loaded, Reader, canonical_columns, create
 from .files import BLANKS, READ_ERRORS, File, first_data_line, open_text, read_error
@@ -108,8 +109,7 @@ def _trec_fields_ok(kind: str) -> str:
 
 def example(kind: str) -> str:
     """A line of a TREC run or qrels, for messages."""
-    return "'301 Q0 FBIS3-10082 1 12.5 myrun' (qid Q0 docno rank score tag)" if kind == "run" \
-        else "'301 0 FBIS3-10082 1' (qid iter docno relevance)"
+    return messages.TREC_RUN_EXAMPLE if kind == "run" else messages.TREC_QRELS_EXAMPLE
 
 
 def explain(con, loaded: Loaded, kind: str, error: Exception | None) -> SqlrankError:
@@ -272,24 +272,20 @@ def bad_line_message(where: str, kind: str, line: str, separator: bool, count: i
     if (kind == "run" and count < expected) or (kind == "qrels" and count != expected):
         hint = ""
         if kind == "run" and count == _TREC_FIELDS["qrels"]:
-            hint = " (this looks like a qrels line: the qrels come first, then the run)"
+            hint = messages.TREC_LOOKS_LIKE_QRELS
         elif kind == "qrels" and count >= _TREC_FIELDS["run"]:
-            hint = " (this looks like a run line: the qrels come first, then the run)"
+            hint = messages.TREC_LOOKS_LIKE_RUN
         elif count <= 3:
-            hint = " (a CSV/TSV file needs a header line such as query_id,doc_id,score)"
-        return InputError(f"{where}: expected {expected} fields ({example(kind)}), found {count}: "
-                          f"'{shown}'{hint}; fix or remove the line")
+            hint = messages.TREC_NEEDS_HEADER
+        return InputError(messages.render(messages.TREC_FIELDS, where=where, expected=expected,
+                                          example=example(kind), count=count, line=shown, hint=hint))
     if nan:
-        return InputError(f"{where}: the score is NaN, which has no order, so it cannot be ranked: '{shown}'; "
-                          "replace it with a number")
+        return InputError(messages.render(messages.TREC_NAN_SCORE, where=where, line=shown))
     if infinite and kind == "qrels":
         return InputError(f"{where}: column 4 (relevance) is beyond the largest number a double holds "
                           f"('{shorten(text, 30)}' is infinite): '{shown}'; fix the label")
-    if kind == "run":
-        return InputError(f"{where}: column 5 (score) must be a number, found '{shorten(text, 30)}': "
-                          f"'{shown}'; fix the score")
-    return InputError(f"{where}: column 4 (relevance) must be an integer label, found '{shorten(text, 30)}': "
-                      f"'{shown}'; fix the label")
+    template = messages.TREC_BAD_SCORE if kind == "run" else messages.TREC_BAD_LABEL
+    return InputError(messages.render(template, where=where, found=shorten(text, 30), line=shown))
 
 
 def _line_number(path: Path, compression: str, line: str, separator: bool) -> int | None:

@@ -1,0 +1,50 @@
+"""The wording of the input and parameter checks, written once for both doors.
+
+The Python door fills these templates with str.format (render()); the DuckDB
+shell's macros are generated from the same templates (sqlgen.template(), in
+sqlrank/shell_door.py), each field then an SQL expression. So a bad input gets
+the same sentence from sqlrank.evaluate and from a macro in the shell; only what
+the door can know differs (a TREC file's line number, Python's options).
+"""
+
+from __future__ import annotations
+
+# ---------------------------------------------------------------- rows of an input (checks, readers)
+EMPTY_ID = ("{input}: row {row}: the {canonical} (column '{column}') is empty; "
+            "every row needs a query_id, a doc_id and a {value}")
+EMPTY_VALUE = "{input}: row {row}: the {value} (column '{column}') is empty; give every row a number"
+NAN_VALUE = "{input}: row {row}, column '{column}': the {value} is NaN, which has no order; replace it with a number"
+DUPLICATES = ("{input}: duplicate (query_id, doc_id) rows, e.g. {examples}; each document may appear once "
+              "per query. {fix}")
+DUPLICATE_EXAMPLE = "query '{query_id}' doc '{doc_id}' ({copies} rows)"
+# what each door offers against duplicates
+DUPLICATES_FIX_PYTHON = "Remove them, or choose a policy: duplicates='first' or 'max' (CLI: --duplicates first|max)"
+DUPLICATES_FIX_SHELL = ("Remove them, e.g. keep each pair's best row: QUALIFY row_number() OVER "
+                        "(PARTITION BY query_id, doc_id ORDER BY {value} DESC) = 1")
+MISSING_COLUMN = "{input}: missing column '{column}' (found {found}); {fix}"
+MISSING_COLUMN_FIX_SHELL = "map it: {columns_option} := {{'{canonical}': '{name}'}}"
+
+# ---------------------------------------------------------------- lines of a TREC file (readers/trec.py, the shell's reader)
+# {where}: the file and, where the door knows it, the line number (file:12)
+TREC_FIELDS = "{where}: expected {expected} fields ({example}), found {count}: '{line}'{hint}; fix or remove the line"
+TREC_RUN_EXAMPLE = "'301 Q0 FBIS3-10082 1 12.5 myrun' (qid Q0 docno rank score tag)"
+TREC_QRELS_EXAMPLE = "'301 0 FBIS3-10082 1' (qid iter docno relevance)"
+TREC_LOOKS_LIKE_QRELS = " (this looks like a qrels line: the qrels come first, then the run)"
+TREC_LOOKS_LIKE_RUN = " (this looks like a run line: the qrels come first, then the run)"
+TREC_NEEDS_HEADER = " (a CSV/TSV file needs a header line such as query_id,doc_id,score)"
+TREC_NAN_SCORE = "{where}: the score is NaN, which has no order, so it cannot be ranked: '{line}'; replace it with a number"
+TREC_BAD_SCORE = "{where}: column 5 (score) must be a number, found '{found}': '{line}'; fix the score"
+TREC_BAD_LABEL = "{where}: column 4 (relevance) must be an integer label, found '{found}': '{line}'; fix the label"
+
+# ---------------------------------------------------------------- measure parameters (measures.py, the macros)
+NOT_A_NUMBER = "{measure}: {parameter} must be a number, got '{value}'"
+NOT_FINITE = "{measure}: {parameter} must be a finite number, got '{value}'"
+NOT_GREATER = "{measure}: {parameter} must be greater than {minimum}, got '{value}'"
+BAD_CUTOFF = "{measure}: the cutoff must be a whole number >= 1, got '{value}'"
+CUTOFF_TOO_LARGE = "{measure}: the cutoff must be at most {maximum}, got '{value}'"
+BAD_DEPTH = "depth must be a whole number >= 1, got {value}"
+
+
+def render(template: str, **fields) -> str:
+    """The message of `template` with its fields filled in (the Python door)."""
+    return template.format(**fields)

@@ -1,0 +1,267 @@
+"""The DuckDB shell's door: reading TREC files, mapping columns, and checking inputs and parameters in SQL.
+
+A shell user has no Python in front of the macros, so the macros themselves
+hold the checks the Python door makes (sqlrank.checks, sqlrank.measures), with
+the same wording: every message here is a template of sqlrank.checks.messages,
+turned into SQL by sqlgen.template(). The SQL is generated (shell_sql()) and
+loaded before sql/10_ranked.sql, so that sqlrank.run_rankings and the measures'
+table macros can call it:
+
+* sqlrank.read_trec_run(path), sqlrank.read_trec_qrels(path): TREC text (any
+  whitespace, `#` comments, blank lines, .gz) as the canonical columns;
+* sqlrank.run_input_sql / qrels_input_sql(name, columns): the SQL that reads an
+  input named by a macro's argument (run with query()): a TREC file by its path,
+  anything else (a table, a view, a CTE, a CSV or Parquet path) with
+  query_table, its columns renamed by `columns` (a struct such as
+  {'query_id': 'qid'}); run_columns_sql / qrels_columns_sql, a one-row probe
+  of the columns it lacks;
+* sqlrank.run_problem / sqlrank.qrels_problem(input, name, columns): one row,
+  the first thing wrong with a canonical input (a missing column, an empty id
+  or value, a NaN value, duplicate pairs) or NULL;
+* sqlrank.number_ok, valid_cutoff, valid_depth: true or a parameter's value,
+  or an error; the measures' table macros check each parameter as
+  registry.PARAMETERS declares it (sqlrank/macros.py), whether the measure
+  reads it or not (nDCG's base under the log2 discount).
+"""
+
+from __future__ import annotations
+
+from . import sqlgen
+from .checks import messages
+from .measures import MAX_CUTOFF
+
+# (kind, the canonical value column, the macro option that maps the input's columns)
+KINDS = (("run", "score", "run_columns"), ("qrels", "relevance", "qrels_columns"))
+# names the shell reads as TREC files rather than with query_table (which knows CSV, Parquet, JSON)
+TREC_PATH = r"\.(run|trec|txt|qrels|res|test|treceval)(\.gz)?$"
+DUCKDB_PATH = r"\.(csv|tsv|parquet|json|jsonl|ndjson|arrow|feather)(\.gz|\.zst)?$"
+_BLANKS = r"[ \t\n\r\x0b\x0c\x{feff}]"
+
+
+def _text(expression: str) -> str:
+    """An SQL value as message text: NULL shown as NULL."""
+    return f"coalesce(CAST({expression} AS VARCHAR), 'NULL')"
+
+
+def _error(template: str, **parts: str) -> str:
+    return f"error('sqlrank: ' || {sqlgen.template(template, **parts)})"
+
+
+def parameter_sql() -> str:
+    """sqlrank.number_ok, valid_cutoff and valid_depth: the measures' parameter checks (measures.py's)."""
+    said = {"measure": "measure", "parameter": "parameter", "value": _text("value")}
+    number = "TRY_CAST(value AS DOUBLE)"
+    whole = f"{number} IS NULL OR NOT isfinite({number}) OR {number} <> floor({number}) OR {number} < 1"
+    return f"""
+-- true for a good number parameter of a measure (registry.PARAMETERS): finite, above its minimum; NULL
+-- only where its default is NULL (nullable). Anything else is an error
+CREATE OR REPLACE MACRO sqlrank.number_ok(value, parameter, measure, minimum_exclusive, nullable) AS
+    CASE
+        WHEN value IS NULL AND nullable THEN true
+        WHEN {number} IS NULL THEN {_error(messages.NOT_A_NUMBER, **said)}
+        WHEN NOT isfinite({number}) THEN {_error(messages.NOT_FINITE, **said)}
+        WHEN {number} <= minimum_exclusive THEN {_error(messages.NOT_GREATER, **said, minimum="minimum_exclusive")}
+        ELSE true
+    END;
+
+-- a cutoff k: NULL (the whole list) or a whole number from 1 to {MAX_CUTOFF}, as a BIGINT (1.5 is refused, not
+-- bound as a DECIMAL)
+CREATE OR REPLACE MACRO sqlrank.valid_cutoff(value, measure) AS
+    CASE
+        WHEN value IS NULL THEN CAST(NULL AS BIGINT)
+        WHEN {whole} THEN {_error(messages.BAD_CUTOFF, measure="measure", value=_text("value"))}
+        WHEN {number} > {MAX_CUTOFF} THEN {_error(messages.CUTOFF_TOO_LARGE, measure="measure",
+                                                  maximum=str(MAX_CUTOFF), value=_text("value"))}
+        ELSE CAST(value AS BIGINT)
+    END;
+
+-- the ranking depth: NULL (all) or a whole number >= 1
+CREATE OR REPLACE MACRO sqlrank.valid_depth(value) AS
+    CASE
+        WHEN value IS NULL THEN CAST(NULL AS BIGINT)
+        WHEN {whole} THEN {_error(messages.BAD_DEPTH, value=_text("value"))}
+        ELSE CAST(value AS BIGINT)
+    END;
+"""
+
+
+def trec_sql() -> str:
+    """sqlrank.read_trec_run(path) and read_trec_qrels(path): TREC text as the canonical columns."""
+    fields = f"string_split_regex(regexp_replace(line, '^{_BLANKS}+|{_BLANKS}+$', '', 'g'), '{_BLANKS}+')"
+    data_line = f"regexp_matches(line, '^{_BLANKS}*[^ \\t\\r\\x0b\\x0c\\x{{feff}}#]')"
+    shown = "CASE WHEN length(line) > 80 THEN left(line, 77) || '...' ELSE line END"
+    return f"""
+-- the data lines of a TREC file (blank lines and `#` comments left out) and their fields, split on any
+-- ASCII whitespace; a .gz name is read through gzip
+CREATE OR REPLACE MACRO sqlrank.trec_lines(path) AS TABLE
+    SELECT line, {fields} AS fields, {shown} AS shown
+    FROM read_csv(path, columns = {{'line': 'VARCHAR'}}, header = false, delim = chr(31), quote = '', escape = '',
+                  comment = '', auto_detect = false, strict_mode = false, null_padding = true,
+                  compression = 'auto')
+    WHERE {data_line};
+
+-- a TREC run (qid Q0 docno rank score tag) -> (query_id, doc_id, score); a line that is not one is an error
+CREATE OR REPLACE MACRO sqlrank.read_trec_run(path) AS TABLE
+    SELECT
+        fields[1] AS query_id,
+        fields[3] AS doc_id,
+        CASE
+            WHEN len(fields) < 6 THEN {_error(messages.TREC_FIELDS, where="path", expected="6",
+                                              example=sqlgen.literal(messages.TREC_RUN_EXAMPLE),
+                                              count="len(fields)", line="shown",
+                                              hint="CASE len(fields) WHEN 4 THEN "
+                                                   + sqlgen.literal(messages.TREC_LOOKS_LIKE_QRELS)
+                                                   + " WHEN 1 THEN " + sqlgen.literal(messages.TREC_NEEDS_HEADER)
+                                                   + " WHEN 2 THEN " + sqlgen.literal(messages.TREC_NEEDS_HEADER)
+                                                   + " WHEN 3 THEN " + sqlgen.literal(messages.TREC_NEEDS_HEADER)
+                                                   + " ELSE '' END")}
+            WHEN contains(fields[5], '_') OR TRY_CAST(fields[5] AS DOUBLE) IS NULL
+                THEN {_error(messages.TREC_BAD_SCORE, where="path", found="left(fields[5], 30)", line="shown")}
+            WHEN isnan(TRY_CAST(fields[5] AS DOUBLE)) THEN {_error(messages.TREC_NAN_SCORE, where="path",
+                                                                  line="shown")}
+            ELSE TRY_CAST(fields[5] AS DOUBLE)
+        END AS score
+    FROM sqlrank.trec_lines(path);
+
+-- TREC qrels (qid iter docno relevance) -> (query_id, doc_id, relevance); labels read as trec_eval's atol
+CREATE OR REPLACE MACRO sqlrank.read_trec_qrels(path) AS TABLE
+    SELECT
+        fields[1] AS query_id,
+        fields[3] AS doc_id,
+        CASE
+            WHEN len(fields) <> 4 THEN {_error(messages.TREC_FIELDS, where="path", expected="4",
+                                               example=sqlgen.literal(messages.TREC_QRELS_EXAMPLE),
+                                               count="len(fields)", line="shown",
+                                               hint="CASE WHEN len(fields) >= 6 THEN "
+                                                    + sqlgen.literal(messages.TREC_LOOKS_LIKE_RUN)
+                                                    + " WHEN len(fields) <= 3 THEN "
+                                                    + sqlgen.literal(messages.TREC_NEEDS_HEADER) + " ELSE '' END")}
+            WHEN TRY_CAST(regexp_extract(fields[4], '^[+-]?[0-9]+') AS DOUBLE) IS NULL
+                THEN {_error(messages.TREC_BAD_LABEL, where="path", found="left(fields[4], 30)", line="shown")}
+            ELSE TRY_CAST(regexp_extract(fields[4], '^[+-]?[0-9]+') AS DOUBLE)
+        END AS relevance
+    FROM sqlrank.trec_lines(path);
+"""
+
+
+def input_sql() -> str:
+    """sqlrank.<kind>_input_sql and <kind>_columns_sql: the SQL text that reads a macro's input, and probes its columns."""
+    # a column of the input by the user's name (or the canonical one), bound even when it is missing: the
+    # input gets an all-NULL column sqlrank_absent, and coalesce() takes the named column when there is one
+    pick = ("'coalesce(*COLUMNS(lambda sqlrank_name: sqlrank_name = ' || sqlrank.sql_literal("
+            "sqlrank.column_name(columns, {canonical})) || ' OR sqlrank_name = ''sqlrank_absent'')) AS {name}'")
+    source = "' FROM (SELECT *, NULL AS sqlrank_absent FROM query_table(' || sqlrank.sql_literal(name) || ')) AS sqlrank_row'"
+    # the probe: 1 when the named column is missing (only sqlrank_absent matched)
+    count = ("'len(list_value(*COLUMNS(lambda sqlrank_name: sqlrank_name = ' || sqlrank.sql_literal("
+             "sqlrank.column_name(columns, {canonical})) || ' OR sqlrank_name = ''sqlrank_absent''))) = 1'")
+    statements = ["""
+-- text as an SQL string literal
+CREATE OR REPLACE MACRO sqlrank.sql_literal(text) AS '''' || replace(text, '''', '''''') || '''';
+
+-- the input's column holding `canonical`: as mapped by `columns` ({'query_id': 'qid', ...}), else its own name
+CREATE OR REPLACE MACRO sqlrank.column_name(columns, canonical) AS
+    coalesce(json_extract_string(to_json(columns), '$.' || canonical), canonical);
+
+-- whether a macro's input name is a TREC file (read by read_trec_*) rather than a table or a file DuckDB reads
+CREATE OR REPLACE MACRO sqlrank.trec_path(name) AS
+    NOT regexp_matches(name, '""" + DUCKDB_PATH + """', 'i')
+    AND (regexp_matches(name, '""" + TREC_PATH + """', 'i') OR contains(name, '/') OR contains(name, '\\'));
+"""]
+    for kind, value, _ in KINDS:
+        # a run keeps its run_id column, if any (sqlrank_absent stands in, so that the pattern always matches)
+        run_id = "'COLUMNS(''^(run_id|sqlrank_absent)$''), ' || " if kind == "run" else ""
+        absent = ", NULL AS sqlrank_absent" if kind == "run" else ""
+        columns = " || ', ' || ".join(pick.format(canonical=sqlgen.literal(c), name=c)
+                                      for c in ("query_id", "doc_id", value))
+        counts = " || ', ' || ".join(f"{count.format(canonical=sqlgen.literal(c))} || ' AS {c}'"
+                                     for c in ("query_id", "doc_id", value))
+        missing = " ".join(f"WHEN {c} THEN ''{c}''" for c in ("query_id", "doc_id", value))
+        statements.append(f"""
+-- the SQL reading a {kind} named `name` as ([run_id,] query_id, doc_id, {value})
+CREATE OR REPLACE MACRO sqlrank.{kind}_input_sql(name, columns) AS
+    CASE WHEN sqlrank.trec_path(name) THEN 'SELECT *{absent} FROM sqlrank.read_trec_{kind}(' || sqlrank.sql_literal(name) || ')'
+         ELSE 'SELECT ' || {run_id}{columns} || {source} END;
+
+-- the SQL of one row: the first canonical column the {kind} lacks (NULL: none) and the columns it has
+CREATE OR REPLACE MACRO sqlrank.{kind}_columns_sql(name, columns) AS
+    CASE WHEN sqlrank.trec_path(name) THEN 'SELECT CAST(NULL AS VARCHAR) AS missing, CAST(NULL AS VARCHAR[]) AS found'
+         ELSE 'SELECT CASE {missing} END AS missing, found FROM (SELECT ' || {counts} || ', '
+              || 'list_filter(json_keys(to_json(sqlrank_row)), lambda sqlrank_name: sqlrank_name <> ''sqlrank_absent'') '
+              || 'AS found' || {source} || ' LIMIT 1)' END;
+""")
+    return "".join(statements)
+
+
+def problem_sql() -> str:
+    """sqlrank.run_problem and sqlrank.qrels_problem: the Python door's checks of an input, in one row."""
+    from .readers.tables import _COLUMN_SYNONYMS  # the Python door's usual names, offered as the likely mapping
+
+    statements = []
+    for kind, value, option in KINDS:
+        where = {"input": "name", "row": "first.input_row", "value": sqlgen.literal(value)}
+        checks = []
+        for canonical in ("query_id", "doc_id"):
+            empty = _error(messages.EMPTY_ID, **where, canonical=sqlgen.literal(canonical),
+                           column=f"sqlrank.column_name(columns, {sqlgen.literal(canonical)})")
+            checks.append(f"WHEN first.{canonical} IS NULL OR first.{canonical} = '' THEN {empty}")
+        column = f"sqlrank.column_name(columns, {sqlgen.literal(value)})"
+        checks.append(f"WHEN first.value IS NULL THEN {_error(messages.EMPTY_VALUE, **where, column=column)}")
+        checks.append(f"ELSE {_error(messages.NAN_VALUE, **where, column=column)}")
+        usual = "CASE probe.missing " + " ".join(f"WHEN {sqlgen.literal(c)} THEN {sqlgen.literal(list(names))}"
+                                                 for c, names in _COLUMN_SYNONYMS.items()) + " END"
+        guess = f"list_filter(probe.found, lambda sqlrank_name: list_contains({usual}, lower(sqlrank_name)))"
+        # the found column with a usual name for the missing one (as the Python door would guess it)
+        guess = f"coalesce({guess}[1], '<name>')"
+        fix = sqlgen.template(messages.MISSING_COLUMN_FIX_SHELL, columns_option=sqlgen.literal(option),
+                              canonical="probe.missing", name=guess)
+        missing = _error(messages.MISSING_COLUMN, input="name", column="sqlrank.column_name(columns, probe.missing)",
+                         found="coalesce(array_to_string(probe.found, ', '), 'no columns')", fix=fix)
+        # a run table holding several runs has each document once per run
+        run_key = "concat_ws(chr(0), *COLUMNS('^(run_id|sqlrank_absent)$'))" if kind == "run" else "''"
+        example = sqlgen.template(messages.DUPLICATE_EXAMPLE, query_id="query_id", doc_id="doc_id", copies="copies")
+        duplicates = _error(messages.DUPLICATES, input="name", examples="duplicated.examples",
+                            fix=sqlgen.literal(messages.DUPLICATES_FIX_SHELL.format(value=value)))
+        statements.append(f"""
+-- the first thing wrong with the canonical {kind} `input` (sqlrank.{kind}_input_sql of `name`), as an error;
+-- NULL when nothing is: a missing column, then the first row with an empty id or {value} or a NaN {value}
+-- (rows numbered in the input's order), then duplicate (query_id, doc_id) pairs
+CREATE OR REPLACE MACRO sqlrank.{kind}_problem(input, name, columns) AS TABLE
+    WITH probe AS (
+        SELECT * FROM query(sqlrank.{kind}_columns_sql(name, columns))
+    ),
+    numbered AS (
+        SELECT row_number() OVER () AS input_row, CAST(query_id AS VARCHAR) AS query_id,
+               CAST(doc_id AS VARCHAR) AS doc_id, CAST({value} AS DOUBLE) AS value
+        FROM query_table(input)
+    ),
+    bad AS (
+        SELECT arg_min(struct_pack(input_row := input_row, query_id := query_id, doc_id := doc_id, value := value), input_row)
+                   FILTER (WHERE coalesce(query_id IS NULL OR query_id = '' OR doc_id IS NULL OR doc_id = ''
+                                          OR value IS NULL OR isnan(value), true)) AS first
+        FROM numbered
+    ),
+    duplicated AS (
+        SELECT string_agg({example}, ', ' ORDER BY run_key, query_id, doc_id) AS examples
+        FROM (
+            SELECT {run_key} AS run_key, CAST(query_id AS VARCHAR) AS query_id,
+                   CAST(doc_id AS VARCHAR) AS doc_id, count(*) AS copies
+            FROM query_table(input)
+            GROUP BY ALL
+            HAVING count(*) > 1
+            ORDER BY ALL
+            LIMIT 3
+        ) AS pairs
+    )
+    SELECT CASE
+        WHEN probe.missing IS NOT NULL THEN {missing}
+        WHEN bad.first IS NOT NULL THEN CASE {' '.join(checks).replace('first.', 'bad.first.')} END
+        WHEN duplicated.examples IS NOT NULL THEN {duplicates}
+    END AS problem
+    FROM bad CROSS JOIN duplicated LEFT JOIN probe ON true;
+""")
+    return "".join(statements)
+
+
+def shell_sql() -> str:
+    """All of the above, in the order DuckDB binds them."""
+    return parameter_sql() + trec_sql() + input_sql() + problem_sql()
