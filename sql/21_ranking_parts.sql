@@ -122,8 +122,12 @@ CREATE OR REPLACE MACRO sqlrank.interpolated_precision(ranking, rel, recall) AS
         CAST(greatest(round(CAST(recall AS DOUBLE) * sqlrank.num_relevant(ranking, rel)), 1) AS BIGINT),
         len(sqlrank.relevant_ranks(ranking, NULL, rel)))), 0);
 
+-- each step comes as a one-element list [step]: DuckDB 1.x wants list_reduce's accumulator (the
+-- sums, DOUBLE[]) and the list's elements of one type
 CREATE OR REPLACE MACRO sqlrank.running_sum(terms) AS
-    list_reduce(range(CAST(ceil(log2(greatest(len(terms), 1))) AS BIGINT)),
+    list_reduce(list_transform(range(CAST(ceil(log2(greatest(len(terms), 1))) AS BIGINT)),
+                               lambda step: [CAST(step AS DOUBLE)]),
                 lambda sums, step: list_transform(sums, lambda partial, place: partial
-                    + CASE WHEN place > (1 << step) THEN sums[place - (1 << step)] ELSE 0 END),
+                    + CASE WHEN place > (1 << CAST(step[1] AS BIGINT))
+                           THEN sums[place - (1 << CAST(step[1] AS BIGINT))] ELSE 0 END),
                 CAST(terms AS DOUBLE[]));

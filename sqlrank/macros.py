@@ -76,6 +76,10 @@ def _check(name: str, measure: str) -> str:
     """SQL that is true when parameter `name` of a table macro is good, as registry.PARAMETERS declares it,
     and an error otherwise (shell_door.py); a constant, which DuckDB folds before reading any row."""
     parameter = PARAMETERS[name]
+    if isinstance(parameter.default, tuple):  # a list of numbers (levels): each one finite
+        message = sqlgen.literal(f"sqlrank: {measure}: {name} must be a list of finite numbers")
+        return (f"(coalesce(list_bool_and(list_transform(CAST({name} AS DOUBLE[]), lambda v: isfinite(v))), false) "
+                f"OR error({message}))")
     if parameter.choices:
         return sqlgen.call("sqlrank.choice", name, sqlgen.literal(list(parameter.choices)),
                            sqlgen.literal(name)) + " IS NOT NULL"
@@ -86,6 +90,8 @@ def _check(name: str, measure: str) -> str:
 def _argument(name: str) -> str:
     """A parameter as the measure macro reads it: a number parameter as a DOUBLE (text such as 'two' would
     otherwise stop the binder before _check could name it)."""
+    if isinstance(PARAMETERS[name].default, tuple):
+        return f"CAST({name} AS DOUBLE[])"
     return name if PARAMETERS[name].choices else f"TRY_CAST({name} AS DOUBLE)"
 
 

@@ -187,9 +187,12 @@ def test_every_number_parameter_of_the_registry_is_checked_in_the_shell():
         for name in definition.params:
             if PARAMETERS[name].choices:
                 continue
-            call = f"sqlrank.{definition.macro}('qrels', 'run', {name} := CAST('inf' AS DOUBLE))"
+            listed = isinstance(PARAMETERS[name].default, tuple)  # a list of numbers (levels)
+            value = "[CAST('inf' AS DOUBLE)]" if listed else "CAST('inf' AS DOUBLE)"
+            call = f"sqlrank.{definition.macro}('qrels', 'run', {name} := {value})"
+            expected = "must be a list of finite numbers" if listed else "must be a finite number"
             with pytest.raises(duckdb.InvalidInputException,
-                               match=rf"sqlrank: sqlrank.{definition.macro}: {name} must be a finite number"):
+                               match=rf"sqlrank: sqlrank.{definition.macro}: {name} {expected}"):
                 con.sql(f"SELECT * FROM {call}").fetchall()
             checked.add(name)
     assert checked == {name for name, parameter in PARAMETERS.items() if not parameter.choices}
