@@ -293,3 +293,15 @@ def test_load_run_keeps_the_rows_it_checked(tmp_path):
     nested = invoke("query", "SELECT ['inf'::DOUBLE] AS values", "-f", "jsonl")
     assert nested.exit_code == 1 and "Infinity" not in nested.stdout
     assert nested.stderr.startswith("sqlrank: error: cannot write the result as jsonl: a list or struct holds inf")
+
+
+def test_a_nan_score_a_parquet_file_s_statistics_leave_out_is_refused(tmp_path):
+    """pyarrow's Parquet min/max leave NaN out; DuckDB's statistics propagation then folded isnan(score) to
+    false, and the run was evaluated as if the NaN were not there (AP 1/3 here): the checks read every value."""
+    pq.write_table(pa.table({"query_id": ["q1"] * 3, "doc_id": ["a", "b", "c"], "score": [1.0, math.nan, 2.0]}),
+                   tmp_path / "run.parquet")
+    pq.write_table(pa.table({"query_id": ["q1"], "doc_id": ["a"], "relevance": [1]}), tmp_path / "qrels.parquet")
+    with pytest.raises(InputError) as error:
+        sqlrank.evaluate(tmp_path / "qrels.parquet", tmp_path / "run.parquet", ["AP"])
+    assert str(error.value) == (f"{tmp_path / 'run.parquet'}: row 2, column 'score': the score is NaN, which has no "
+                                "order; replace it with a number")

@@ -128,9 +128,12 @@ def test_plain_files_take_the_fast_reader(tmp_path, monkeypatch, kind, variant):
 
     monkeypatch.setattr(trec_text, "load_general", general)
     with duckdb.connect() as con:
-        if variant == "empty":
-            with pytest.raises(InputError, match=f"no {kind} lines"):
+        if variant == "empty" and kind == "qrels":
+            with pytest.raises(InputError, match="no qrels lines"):
                 readers.load(con, path, kind, kind)
+            return
+        if variant == "empty":  # a run that retrieved nothing: the engine's missing policy decides
+            assert readers.load(con, path, kind, kind).no_rows
             return
         loaded = readers.load(con, path, kind, kind)
         assert con.execute(f"SELECT count(*) FROM {kind}").fetchone()[0] == len(text.splitlines())

@@ -13,6 +13,8 @@ readers -> checks, never back.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import duckdb
 
 from .. import sqlgen
@@ -43,8 +45,9 @@ def validate(con, loaded, kind: str) -> None:
     ids = ["query_id", "doc_id"] + (["run_id"] if "run_id" in loaded.columns else [])
     try:
         # a score may be infinite (trec_eval reads `inf`), a label may not: no gain can use it
-        total, bad, equal_hashes = screen(con, sqlgen.identifier(loaded.table), ids,
-                                          bad_row(ids, value, finite=kind == "qrels"))
+        with _every_value_read(con):
+            total, bad, equal_hashes = screen(con, sqlgen.identifier(loaded.table), ids,
+                                              bad_row(ids, value, finite=kind == "qrels"))
     except duckdb.Error as error:  # a view: a cast or a read fails only now
         raise loaded.explain(con, loaded, kind, error) from None
     if total == 0 and kind == "run" and "run_id" not in loaded.columns:
@@ -55,8 +58,21 @@ def validate(con, loaded, kind: str) -> None:
         empty = loaded.empty or f"no rows{what}; expected rows of query_id, doc_id, {value}"
         raise InputError(f"{loaded.label}: {empty}")
     if bad:
-        raise loaded.explain(con, loaded, kind, None)
+        with _every_value_read(con):
+            raise loaded.explain(con, loaded, kind, None)
     loaded.may_have_duplicates = equal_hashes > 0
+
+
+@contextmanager
+def _every_value_read(con):
+    """DuckDB's statistics propagation off while the checks read: pyarrow's Parquet min/max leave NaN out,
+    and DuckDB then folds isnan(score) to false in a projection, passing a NaN score unseen."""
+    before = con.execute("SELECT current_setting('disabled_optimizers')").fetchone()[0]
+    con.execute(sqlgen.set_option("disabled_optimizers", ",".join(filter(None, [before, "statistics_propagation"]))))
+    try:
+        yield
+    finally:
+        con.execute(sqlgen.set_option("disabled_optimizers", before))
 
 
 def resolve_duplicates(con, loaded, kind: str, policy: str) -> int:
