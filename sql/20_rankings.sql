@@ -35,6 +35,16 @@
 -- pytrec_eval) or refused ('error', trec_eval 10). Run queries without
 -- judgments are left out, as trec_eval leaves them out.
 --
+-- Whether a query of the qrels gets a row for a run: when the run retrieved for it (num_ret is not
+-- NULL), else as `missing` says (scored 0, left out, or an error naming it)
+CREATE OR REPLACE MACRO sqlrank.keeps_query(num_ret, query_id, missing) AS CASE
+    WHEN num_ret IS NOT NULL THEN sqlrank.choice(missing, ['zero', 'skip', 'error'], 'missing') IS NOT NULL
+    WHEN sqlrank.choice(missing, ['zero', 'skip', 'error'], 'missing') = 'zero' THEN true
+    WHEN missing = 'skip' THEN false
+    ELSE error('sqlrank: query ''' || query_id || ''' of the qrels has no documents in the run '
+               || '(missing := ''error''); use missing := ''zero'' to score it 0 or ''skip'' to leave it out')
+END;
+
 -- Example: judgments A=2, B=0, C=1, D=-1 and a run ranking X, A, B (X unjudged)
 -- give documents [(2, 2.0), (3, 0.0)], num_ret 3, labels [2.0, 1.0, 0.0, -1.0].
 CREATE OR REPLACE MACRO sqlrank.rankings(qrels_table, judged_table, missing := 'zero') AS TABLE
@@ -74,13 +84,7 @@ SELECT
 FROM runs
 CROSS JOIN query_labels
 NATURAL LEFT JOIN retrieved
-WHERE CASE
-    WHEN num_ret IS NOT NULL THEN sqlrank.choice(missing, ['zero', 'skip', 'error'], 'missing') IS NOT NULL
-    WHEN sqlrank.choice(missing, ['zero', 'skip', 'error'], 'missing') = 'zero' THEN true
-    WHEN missing = 'skip' THEN false
-    ELSE error('sqlrank: query ''' || query_id || ''' of the qrels has no documents in the run '
-               || '(missing := ''error''); use missing := ''zero'' to score it 0 or ''skip'' to leave it out')
-END;
+WHERE sqlrank.keeps_query(num_ret, query_id, missing);
 
 CREATE OR REPLACE MACRO sqlrank.run_rankings(qrels_table, run_table, depth := NULL, missing := 'zero',
                                              score_precision := 'double', zero_labels := true,
@@ -157,13 +161,7 @@ SELECT
 FROM runs
 CROSS JOIN query_labels
 NATURAL LEFT JOIN retrieved
-WHERE CASE
-    WHEN num_ret IS NOT NULL THEN sqlrank.choice(missing, ['zero', 'skip', 'error'], 'missing') IS NOT NULL
-    WHEN sqlrank.choice(missing, ['zero', 'skip', 'error'], 'missing') = 'zero' THEN true
-    WHEN missing = 'skip' THEN false
-    ELSE error('sqlrank: query ''' || query_id || ''' of the qrels has no documents in the run '
-               || '(missing := ''error''); use missing := ''zero'' to score it 0 or ''skip'' to leave it out')
-END;
+WHERE sqlrank.keeps_query(num_ret, query_id, missing);
 
 -- (its inputs are checked by sqlrank.run_rankings, which the shell macros call beside it)
 CREATE OR REPLACE MACRO sqlrank.tied_run_rankings(qrels_table, run_table, missing := 'zero',

@@ -81,8 +81,10 @@ def _check(name: str, measure: str) -> str:
         return (f"(coalesce(list_bool_and(list_transform(CAST({name} AS DOUBLE[]), lambda v: isfinite(v))), false) "
                 f"OR error({message}))")
     if parameter.choices:
-        return sqlgen.call("sqlrank.choice", name, sqlgen.literal(list(parameter.choices)),
-                           sqlgen.literal(name)) + " IS NOT NULL"
+        choice = sqlgen.call("sqlrank.choice", name, sqlgen.literal(list(parameter.choices)),
+                             sqlgen.literal(name)) + " IS NOT NULL"
+        # a gain map ('{1:3,2:9}', trec_eval's ndcg.1=3,2=9) is checked where sql/02_gain.sql reads it
+        return f"(starts_with({name}, '{{') OR {choice})" if name == "gain" else choice
     return sqlgen.call("sqlrank.number_ok", name, sqlgen.literal(name), sqlgen.literal(measure),
                        sqlgen.literal(parameter.minimum_exclusive), sqlgen.literal(parameter.default is None))
 

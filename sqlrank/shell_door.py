@@ -169,7 +169,7 @@ CREATE OR REPLACE MACRO sqlrank.trec_path(name) AS
 """]
     for kind, value, _ in KINDS:
         # a run keeps its run_id column, if any (sqlrank_absent stands in, so that the pattern always matches)
-        run_id = "'COLUMNS(''^(run_id|sqlrank_absent)$''), ' || " if kind == "run" else ""
+        run_id = "'COLUMNS(''^((?i:run_id)|sqlrank_absent)$''), ' || " if kind == "run" else ""
         absent = ", NULL AS sqlrank_absent" if kind == "run" else ""
         columns = " || ', ' || ".join(pick.format(canonical=sqlgen.literal(c), name=c)
                                       for c in ("query_id", "doc_id", value))
@@ -217,7 +217,7 @@ def problem_sql() -> str:
         missing = _error(messages.MISSING_COLUMN, input="name", column="sqlrank.column_name(columns, probe.missing)",
                          found="coalesce(array_to_string(probe.found, ', '), 'no columns')", fix=fix)
         # a run table holding several runs has each document once per run
-        run_key = "concat_ws(chr(0), *COLUMNS('^(run_id|sqlrank_absent)$'))" if kind == "run" else "''"
+        run_key = "concat_ws(chr(0), *COLUMNS('^((?i:run_id)|sqlrank_absent)$'))" if kind == "run" else "''"
         example = sqlgen.template(messages.DUPLICATE_EXAMPLE, query_id="query_id", doc_id="doc_id", copies="copies")
         duplicates = _error(messages.DUPLICATES, input="name", examples="duplicated.examples",
                             fix=sqlgen.literal(messages.DUPLICATES_FIX_SHELL.format(value=value)))

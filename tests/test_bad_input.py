@@ -29,6 +29,7 @@ import pytest
 import sqlrank
 from sqlrank import export
 from sqlrank.errors import EvaluationError, InputError, MeasureError, OutputError, ResourceError
+from cli_runner import invoke
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -720,18 +721,6 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_partial_file(tmp_path, 
 
 
 # ---------------------------------------------------------------- the command line
-
-def invoke(*args):
-    from typer.testing import CliRunner
-
-    from sqlrank.cli import app
-
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2 mixes stderr into stdout unless told
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(app, [str(a) for a in args])
-
 
 @pytest.mark.parametrize("case, exit_code, start", [
     ("short line", 1, "{run}:3: expected 6 fields"),

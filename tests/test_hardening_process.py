@@ -22,6 +22,7 @@ import pytest
 import sqlrank
 from sqlrank import export
 from sqlrank.errors import OutputError
+from cli_runner import invoke
 
 QRELS = "q1 0 a 2\nq1 0 b 0\nq1 0 c 1\nq2 0 x 1\nq2 0 y 0\n"
 RUN = "q1 Q0 a 1 3.0 r\nq1 Q0 b 2 2.0 r\nq1 Q0 c 3 1.0 r\nq2 Q0 y 1 2.0 r\nq2 Q0 x 2 1.0 r\n"
@@ -40,18 +41,6 @@ def run(tmp_path) -> Path:
     path = tmp_path / "run.trec"
     path.write_text(RUN)
     return path
-
-
-def invoke(*args):
-    from typer.testing import CliRunner
-
-    from sqlrank.cli import app
-
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2 mixes stderr into stdout unless told
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(app, [str(a) for a in args])
 
 
 def one_error_line(outcome, exit_code: int) -> str:
