@@ -45,21 +45,28 @@ CREATE OR REPLACE MACRO sqlrank.keeps_query(num_ret, query_id, missing) AS CASE
                || '(missing := ''error''); use missing := ''zero'' to score it 0 or ''skip'' to leave it out')
 END;
 
+-- The two halves every ranking row is made of, shared by sqlrank.rankings and sqlrank.tied_rankings:
+-- each qrels query's labels, highest first; and one row per run of a ranked table (no run_id
+-- column at all when the table holds one run): the table keeps the rank-1 row of every ranking;
+-- `evaluated` gives the row a column even without run_id
+CREATE OR REPLACE MACRO sqlrank.query_labels(qrels_table) AS TABLE
+    SELECT query_id, list_reverse_sort(list(relevance)) AS labels
+    FROM sqlrank.judgments(qrels_table)
+    GROUP BY query_id;
+
+CREATE OR REPLACE MACRO sqlrank.ranked_runs(ranked_table) AS TABLE
+    SELECT DISTINCT COLUMNS('^((?i:run_id)|evaluated)$')
+    FROM (SELECT *, true AS evaluated FROM query_table(ranked_table) WHERE rank = 1) AS first_rows;
+
 -- Example: judgments A=2, B=0, C=1, D=-1 and a run ranking X, A, B (X unjudged)
 -- give documents [(2, 2.0), (3, 0.0)], num_ret 3, labels [2.0, 1.0, 0.0, -1.0].
 CREATE OR REPLACE MACRO sqlrank.rankings(qrels_table, judged_table, missing := 'zero') AS TABLE
 WITH
 query_labels AS (
-    SELECT query_id, list_reverse_sort(list(relevance)) AS labels
-    FROM sqlrank.judgments(qrels_table)
-    GROUP BY query_id
+    SELECT * FROM sqlrank.query_labels(qrels_table)
 ),
 runs AS (
-    -- one row per run (no run_id column at all when the table holds one run): the
-    -- judged table keeps the rank-1 row of every ranking; `evaluated` gives the row
-    -- a column even without run_id
-    SELECT DISTINCT COLUMNS('^((?i:run_id)|evaluated)$')
-    FROM (SELECT *, true AS evaluated FROM query_table(judged_table) WHERE rank = 1) AS first_rows
+    SELECT * FROM sqlrank.ranked_runs(judged_table)
 ),
 retrieved AS (
     -- ranks are unique in a ranking, so sorting the structs sorts by rank ('ASC' whatever
@@ -131,13 +138,10 @@ SELECT problem AS query_id FROM sqlrank_problem WHERE problem IS NOT NULL;
 CREATE OR REPLACE MACRO sqlrank.tied_rankings(qrels_table, tie_groups_table, missing := 'zero') AS TABLE
 WITH
 query_labels AS (
-    SELECT query_id, list_reverse_sort(list(relevance)) AS labels
-    FROM sqlrank.judgments(qrels_table)
-    GROUP BY query_id
+    SELECT * FROM sqlrank.query_labels(qrels_table)
 ),
 runs AS (
-    SELECT DISTINCT COLUMNS('^(run_id|evaluated)$')
-    FROM (SELECT *, true AS evaluated FROM query_table(tie_groups_table) WHERE rank = 1) AS first_rows
+    SELECT * FROM sqlrank.ranked_runs(tie_groups_table)
 ),
 retrieved AS (
     -- by group, then label: the documents of one group in a fixed order, which no measure reads

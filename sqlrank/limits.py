@@ -33,8 +33,8 @@ def whole_number(name: str, value, low: int = 1, high: int | None = None, error=
     return number
 
 
-# a size DuckDB reads as bytes: a number above 0 and a unit (its parser says which units); DuckDB reads a
-# negative or unknown size ('-5GB', '80%') as its default without a word
+# a size DuckDB reads as bytes: a number above 0 and a unit (its parser says which units); checked here
+# because DuckDB silently falls back to its default for a negative size or an unknown unit
 _SIZE = re.compile(r"\s*(\d+(\.\d*)?|\.\d+)\s*[A-Za-z]+\s*")
 
 
