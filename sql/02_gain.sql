@@ -12,6 +12,16 @@ CREATE OR REPLACE MACRO sqlrank.mapped_gain(relevance, gains) AS
                        lambda pair: CAST(split_part(pair, ':', 2) AS DOUBLE))[1],
         CASE WHEN relevance IS NULL OR relevance <= 0 THEN CAST(0 AS DOUBLE) ELSE CAST(relevance AS DOUBLE) END);
 
+-- sqlrank.map_gains(gain) -> [DOUBLE]
+--
+-- The gains a gain map names, in its order ('{1:3,2:9,4:4.5}' -> [3, 9, 4.5]); [] for
+-- 'linear' and 'exp'. trec_eval's rbp scales by the largest and smallest gain of every
+-- level its table holds, the levels a map names among them, whether judged or not.
+CREATE OR REPLACE MACRO sqlrank.map_gains(gain) AS
+    CASE WHEN starts_with(gain, '{')
+         THEN list_transform(string_split(trim(gain, '{}'), ','), lambda pair: CAST(split_part(pair, ':', 2) AS DOUBLE))
+         ELSE CAST([] AS DOUBLE[]) END;
+
 -- sqlrank.gain(relevance, kind := 'linear') -> DOUBLE
 --
 -- The gain of a document with the given relevance label.

@@ -14,7 +14,10 @@
 --     Σ_{i <= k} gain(label_i) · discount(i), added in rank order
 -- sqlrank.ideal_gains(ranking, gain, ideal) -> [DOUBLE]
 --     the gains of the ideal ranking, best first: every judged document with a
---     positive label (ideal 'qrels') or the retrieved ones re-sorted ('run')
+--     positive gain (ideal 'qrels') or the retrieved ones re-sorted ('run')
+-- sqlrank.top_gain(ranking, gain) -> DOUBLE
+--     the highest gain of the query's labels: the first label's, as labels come highest
+--     first, except under a gain map, which may give a lower label more
 -- sqlrank.ideal_dcg(gains, k, discount, base) -> DOUBLE
 --     Σ_{i <= k} gains[i] · discount(i) of gains sorted best first; 0 when none
 -- sqlrank.bpref_of(ranking, k, rel) -> DOUBLE
@@ -72,13 +75,21 @@ CREATE OR REPLACE MACRO sqlrank.dcg_of(ranking, k, gain, discount, base) AS
 CREATE OR REPLACE MACRO sqlrank.ideal_gains(ranking, gain, ideal) AS
     CASE sqlrank.choice(ideal, ['qrels', 'run'], 'ideal')
         WHEN 'run' THEN list_reverse_sort(list_transform(ranking.documents, lambda d: sqlrank.gain(d.label, kind := gain)))
-        -- labels come highest first, and a higher label never has a smaller gain, except in a gain map
+        -- labels come highest first, and a higher label never has a smaller gain, except in a gain map,
+        -- whose gains may also be 0 or negative: trec_eval's ideal ranking holds the positive gains only
         ELSE CASE WHEN starts_with(gain, '{')
-                  THEN list_reverse_sort(list_transform(list_filter(ranking.labels, lambda label: label > 0),
-                                                        lambda label: sqlrank.gain(label, kind := gain)))
+                  THEN list_reverse_sort(list_filter(
+                           list_transform(list_filter(ranking.labels, lambda label: label > 0),
+                                          lambda label: sqlrank.gain(label, kind := gain)),
+                           lambda positive: positive > 0))
                   ELSE list_transform(list_filter(ranking.labels, lambda label: label > 0),
                                       lambda label: sqlrank.gain(label, kind := gain)) END
     END;
+
+CREATE OR REPLACE MACRO sqlrank.top_gain(ranking, gain) AS
+    CASE WHEN starts_with(gain, '{')
+         THEN list_max(list_transform(ranking.labels, lambda label: sqlrank.gain(label, kind := gain)))
+         ELSE sqlrank.gain(ranking.labels[1], kind := gain) END;
 
 -- the inner product adds in list order, so in rank order: the same bits on every run
 CREATE OR REPLACE MACRO sqlrank.ideal_dcg(gains, k, discount, base) AS

@@ -1,17 +1,36 @@
--- sqlrank.measure_graded_rbp(ranking, k) -> DOUBLE
+-- sqlrank.measure_graded_rbp(ranking, k, gain) -> DOUBLE
 --
 -- GradedRBP, trec_eval 10's rbp (m_rbp.c): rank-biased precision (Moffat &
 -- Zobel 2008) with graded gains and persistence p = 0.9,
 --   GradedRBP = (1 - p) Σ_i gain_i · p^(i-1)
--- gain = the label, divided by the query's highest label when that exceeds 1
--- (trec_eval scales the gains into [0, 1] per query; -l plays no part);
--- unjudged documents and negative labels gain 0. The whole list. ir_measures'
--- RBP(p, rel) is the binary form (sql/measures/rbp.sql); trec_eval's name is rbp,
--- in lower case, and RBP is ir_measures'.
+-- Gains are the labels (linear, trec_eval's default), 2^label - 1 (exp), or a
+-- gain map (GradedRBP(gains={1:3,2:9}), trec_eval's rbp.1=3,2=9: the labels it
+-- names get its gains, the others stay linear). trec_eval keeps a gain for every
+-- level from 0 to the query's highest label and every level the map names, and
+-- when one of them is below 0 or above 1 it rescales them all into [0, 1]:
+--   gain' = (gain - low) / (high - low),  low = min(0, lowest), high = the highest
+-- (so judged non-relevant documents gain -low / (high - low) under a map with a
+-- negative gain). -l plays no part; unjudged documents and negative labels gain
+-- 0. The whole list. ir_measures' RBP(p, rel) is the binary form
+-- (sql/measures/rbp.sql); trec_eval's name is rbp, in lower case, and RBP is
+-- ir_measures'.
 --
 -- Example: labels by rank 2, 0, 4 (the query's highest label 4): gains 0.5, 0, 1:
 --   GradedRBP = 0.1 · (0.5 + 0.9² · 1) = 0.131
-CREATE OR REPLACE MACRO sqlrank.measure_graded_rbp(ranking, k) AS
-    coalesce((1 - 0.9) * list_sum(list_transform(
-        ranking.documents,
-        lambda d: greatest(d.label, 0) / NULLIF(greatest(ranking.labels[1], 1), 0) * pow(0.9, d.rank - 1))), 0);
+-- With gains={2:-4}: levels 0..4 gain 0, 1, -4, 3, 4; low -4, high 4, so labels
+-- 2, 0, 4 gain 0, 0.5, 1:  GradedRBP = 0.1 · (0.9 · 0.5 + 0.9² · 1) = 0.126
+CREATE OR REPLACE MACRO sqlrank.measure_graded_rbp(ranking, k, gain) AS
+    list_transform(
+        -- the lowest and highest gain of trec_eval's levels. The highest unnamed level is the highest
+        -- label or, when the map names that, one of the next ones down: at most one per name in the map
+        [struct_pack(
+            low := least(0, list_min(sqlrank.map_gains(gain))),
+            high := greatest(0, list_max(sqlrank.map_gains(gain)),
+                             list_max(list_transform(range(0, len(sqlrank.map_gains(gain)) + 1),
+                                                     lambda below: sqlrank.gain(ranking.labels[1] - below, kind := gain)))))],
+        lambda scale: coalesce((1 - 0.9) * list_sum(list_transform(
+            list_filter(ranking.documents, lambda d: d.label >= 0),
+            lambda d: CASE WHEN scale.low < 0 OR scale.high > 1
+                           THEN (sqlrank.gain(d.label, kind := gain) - scale.low) / NULLIF(scale.high - scale.low, 0)
+                           ELSE sqlrank.gain(d.label, kind := gain) END
+                      * pow(0.9, d.rank - 1))), 0))[1];
