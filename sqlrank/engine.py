@@ -366,7 +366,8 @@ def _measure_values(measures: list[Measure], average: bool = False) -> str:
     with its parameters is one call mapped over its cutoffs (`list_transform([5, 10], lambda
     sqlrank_cutoff: sqlrank.measure_p(ranking, sqlrank_cutoff, 1))`), so the statement grows with
     the measures and not with measures times cutoffs; a mapped call copies the ranking once per
-    cutoff, which is why short lists keep the direct calls.
+    cutoff, which is why short lists keep the direct calls, and a measure asked at one cutoff (or
+    none: bpref, G) keeps its direct call among the mapped ones (docs/performance.md#round-three).
     """
     if len(measures) <= DIRECT_CALLS_UP_TO:
         return "[" + ", ".join(_measure_call(m, sqlgen.literal(m.k), average) for m in measures) + "]"
@@ -376,8 +377,11 @@ def _measure_values(measures: list[Measure], average: bool = False) -> str:
     calls, order = [], []
     for ordinals in groups.values():
         cutoffs = sqlgen.literal([measures[ordinal].k for ordinal in ordinals])
-        calls.append(f"list_transform({cutoffs}, lambda sqlrank_cutoff: "
-                     f"{_measure_call(measures[ordinals[0]], 'sqlrank_cutoff', average)})")
+        if len(ordinals) == 1:  # one cutoff: a direct call, as mapping would copy the ranking for nothing
+            calls.append(f"[{_measure_call(measures[ordinals[0]], sqlgen.literal(measures[ordinals[0]].k), average)}]")
+        else:
+            calls.append(f"list_transform({cutoffs}, lambda sqlrank_cutoff: "
+                         f"{_measure_call(measures[ordinals[0]], 'sqlrank_cutoff', average)})")
         order += ordinals
     # the groups' values, flattened, put back in the order asked for (list positions count from 1)
     position = {ordinal: number for number, ordinal in enumerate(order, start=1)}

@@ -18,22 +18,21 @@
 -- With gains={1:3}: ideal [3, 2]; a adds (2/log2 3) / (3 + 2/log2 3) = 0.2961, b the
 -- same:  nDCGrel = 0.2961
 CREATE OR REPLACE MACRO sqlrank.measure_ndcg_rel(ranking, k, gain) AS
-    coalesce(greatest(
-        (-- the ideal DCG at every rank of the ideal ranking, computed once (sql/21_ranking_parts.sql)
-         list_transform([sqlrank.running_sum(list_transform(sqlrank.ideal_gains(ranking, gain, 'qrels'),
-                                                            lambda ideal, i: ideal * sqlrank.discount(i, kind := 'log2', base := 2)))],
-                        lambda ideal_dcgs: list_sum(list_transform(
-             -- each retrieved document with a positive gain, paired with the run's DCG down to it
-             list_filter(list_zip(ranking.documents,
-                                  sqlrank.running_sum(list_transform(ranking.documents,
-                                      lambda d: sqlrank.gain(d.label, kind := gain)
-                                                * sqlrank.discount(d.rank, kind := 'log2', base := 2)))),
-                         lambda hit: sqlrank.gain(hit[1].label, kind := gain) > 0),
-             -- past the ideal ranking's end its DCG stays the whole ideal DCG
-             lambda hit: hit[2] / NULLIF(ideal_dcgs[least(hit[1].rank, len(ideal_dcgs))], 0))))[1]
-         + (len(sqlrank.ideal_gains(ranking, gain, 'qrels'))
-            - len(list_filter(ranking.documents, lambda d: sqlrank.gain(d.label, kind := gain) > 0)))
-           * sqlrank.dcg_of(ranking, NULL, gain, 'log2', 2)
-           / NULLIF(sqlrank.ideal_dcg(sqlrank.ideal_gains(ranking, gain, 'qrels'), NULL, 'log2', 2), 0))
-        / NULLIF(len(sqlrank.ideal_gains(ranking, gain, 'qrels')), 0), 0),
+    coalesce(
+        -- computed once and named (sql/21_ranking_parts.sql): the ideal DCG at every rank of the ideal ranking
+        -- (its last, the whole ideal DCG), and each retrieved document paired with the run's DCG down to it
+        list_transform([sqlrank.running_sum(list_transform(sqlrank.ideal_gains(ranking, gain, 'qrels'),
+                                                           lambda ideal, i: ideal * sqlrank.discount(i, kind := 'log2', base := 2)))],
+                       lambda ideal_dcgs: list_transform(
+            [list_zip(ranking.documents,
+                      sqlrank.running_sum(list_transform(ranking.documents,
+                          lambda d: sqlrank.gain(d.label, kind := gain) * sqlrank.discount(d.rank, kind := 'log2', base := 2))))],
+            lambda run_dcgs: list_transform(
+                [list_filter(run_dcgs, lambda hit: sqlrank.gain(hit[1].label, kind := gain) > 0)],
+                lambda hits: greatest(
+                    (-- past the ideal ranking's end its DCG stays the whole ideal DCG
+                     list_sum(list_transform(hits, lambda hit: hit[2] / NULLIF(ideal_dcgs[least(hit[1].rank, len(ideal_dcgs))], 0)))
+                     -- each positive-gain judgment not retrieved: the whole list's nDCG
+                     + (len(ideal_dcgs) - len(hits)) * run_dcgs[-1][2] / NULLIF(ideal_dcgs[-1], 0))
+                    / NULLIF(len(ideal_dcgs), 0), 0))[1])[1])[1],
         0);

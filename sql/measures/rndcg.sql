@@ -21,36 +21,29 @@
 -- run ranks c, a, b, x: (2/log2 3) / (2 + 2/log2 3) = 0.3869, and the whole list
 -- (2/log2 3 + 2/2) / (2 + 2/log2 3) = 0.6934: the same 0.5401
 CREATE OR REPLACE MACRO sqlrank.measure_rndcg(ranking, k, rel, gain) AS
-    CASE WHEN sqlrank.num_relevant(ranking, rel) = 0 OR len(sqlrank.ideal_gains(ranking, gain, 'qrels')) = 0
-         THEN CAST(0 AS DOUBLE)
-    ELSE
+    CASE WHEN sqlrank.num_relevant(ranking, rel) = 0 THEN CAST(0 AS DOUBLE)
+    ELSE coalesce(
         -- the ideal gains, computed once and named (sql/21_ranking_parts.sql)
         list_transform([sqlrank.ideal_gains(ranking, gain, 'qrels')], lambda gains: list_transform(
-            -- the R-levels: the ranks b where the ideal gain is about to change (or end), with the ideal DCG@b
-            [list_filter(list_transform(
-                 list_zip(gains, sqlrank.running_sum(list_transform(gains, lambda level_gain, i:
-                                     level_gain * sqlrank.discount(i, kind := 'log2', base := 2)))),
-                 lambda ideal, b: struct_pack(rank := b, ideal_dcg := ideal[2],
-                                              level := b = len(gains) OR ideal[1] <> gains[b + 1])),
-             lambda b: b.level)],
-            lambda levels: (
-                coalesce(list_transform(
-                    -- the run's documents down to the last level and the levels, in one list by rank (a
-                    -- document before a level of the same rank): the run's DCG summed along it is DCG@b at level b
-                    [list_sort(list_concat(
-                        list_transform(list_filter(ranking.documents, lambda d: d.rank <= len(gains)),
-                                       lambda d: struct_pack(rank := d.rank, is_level := false, ideal_dcg := CAST(NULL AS DOUBLE),
-                                                             term := sqlrank.gain(d.label, kind := gain)
-                                                                     * sqlrank.discount(d.rank, kind := 'log2', base := 2))),
-                        list_transform(levels, lambda b: struct_pack(rank := b.rank, is_level := true, ideal_dcg := b.ideal_dcg,
-                                                                     term := CAST(0 AS DOUBLE)))))],
-                    lambda events: list_sum(list_transform(
-                        list_filter(list_zip(events, sqlrank.running_sum(list_transform(events, lambda e: e.term))),
-                                    lambda point: point[1].is_level),
-                        lambda point: point[2] / NULLIF(point[1].ideal_dcg, 0))))[1], 0)
-                + CASE WHEN len(gains) + 1 < ranking.num_ret
-                       THEN sqlrank.dcg_of(ranking, NULL, gain, 'log2', 2)
-                            / NULLIF(sqlrank.ideal_dcg(gains, NULL, 'log2', 2), 0)
-                       ELSE 0 END)
-                / NULLIF(len(levels) + CASE WHEN len(gains) + 1 < ranking.num_ret THEN 1 ELSE 0 END, 0))[1])[1]
+            -- the ideal DCG at every rank (its last, the whole ideal DCG); the run's DCG down to each document
+            -- retrieved, with its rank; and the R-levels: the ranks b where the ideal gain is about to change
+            [struct_pack(ideal_dcgs := sqlrank.running_sum(list_transform(gains, lambda level_gain, i:
+                                           level_gain * sqlrank.discount(i, kind := 'log2', base := 2))),
+                         run_dcgs := list_zip(list_transform(ranking.documents, lambda d: d.rank),
+                                              sqlrank.running_sum(list_transform(ranking.documents, lambda d:
+                                                  sqlrank.gain(d.label, kind := gain)
+                                                  * sqlrank.discount(d.rank, kind := 'log2', base := 2)))),
+                         levels := list_filter(range(1, len(gains) + 1),
+                                               lambda b: b = len(gains) OR gains[b] <> gains[b + 1]),
+                         -- the "implied change at num_retrieved" (trec_eval), when the run is longer than L + 1
+                         whole := len(gains) + 1 < ranking.num_ret)],
+            -- at each level b, DCG@b (the run's DCG at its last document ranked b or above) over the ideal DCG@b
+            lambda parts: (coalesce(list_sum(list_transform(parts.levels, lambda b:
+                               coalesce(parts.run_dcgs[len(list_filter(parts.run_dcgs, lambda r: r[1] <= b))][2], 0)
+                               / NULLIF(parts.ideal_dcgs[b], 0))), 0)
+                           + CASE WHEN parts.whole
+                                  THEN coalesce(parts.run_dcgs[-1][2], 0) / NULLIF(parts.ideal_dcgs[-1], 0)
+                                  ELSE 0 END)
+                          / NULLIF(len(parts.levels) + CASE WHEN parts.whole THEN 1 ELSE 0 END, 0))[1])[1],
+        0)
     END;
