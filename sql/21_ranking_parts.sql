@@ -33,10 +33,14 @@
 --     Σ P@r_j over the relevant documents within k, r_j the j-th one's rank: Σ j / r_j,
 --     added in rank order (AP's numerator; GMAP's)
 -- sqlrank.running_sum(terms) -> [DOUBLE]
---     [t1, t1 + t2, t1 + t2 + t3, ...]: the prefix sums, in ceil(log2 n) passes over the list,
---     each adding the partial sum 2^step places back (O(n log n); list_reduce, the one loop
---     DuckDB's lists have, copies its list accumulator at every step, which is quadratic).
---     Partial sums are added in a tree, not one by one: equal to a loop's within a few ulps
+--     [t1, t1 + t2, t1 + t2 + t3, ...]: the prefix sums. Up to 32 terms each is the sum of its
+--     slice, added one by one as a loop adds (quadratic, and the cheapest for the short lists
+--     most queries have); past that in ceil(log2 n) passes over the list, each adding the partial
+--     sum 2^step places back (O(n log n); list_reduce, the one loop DuckDB's lists have, copies
+--     its list accumulator at every step, which is quadratic). Those partial sums are added in a
+--     tree, not one by one: equal to a loop's within a few ulps (docs/performance.md)
+-- sqlrank.prefix_sums_by_doubling(terms) -> [DOUBLE]
+--     running_sum's way for long lists, the doubling passes alone
 --
 -- An expression inside a lambda is evaluated once per element, even when it does not use the
 -- element (DuckDB captures columns, not expressions): a list a lambda looks things up in is
@@ -135,10 +139,15 @@ CREATE OR REPLACE MACRO sqlrank.interpolated_precision(ranking, rel, recall) AS
 
 -- each step comes as a one-element list [step]: DuckDB 1.x wants list_reduce's accumulator (the
 -- sums, DOUBLE[]) and the list's elements of one type
-CREATE OR REPLACE MACRO sqlrank.running_sum(terms) AS
+CREATE OR REPLACE MACRO sqlrank.prefix_sums_by_doubling(terms) AS
     list_reduce(list_transform(range(CAST(ceil(log2(greatest(len(terms), 1))) AS BIGINT)),
                                lambda step: [CAST(step AS DOUBLE)]),
                 lambda sums, step: list_transform(sums, lambda partial, place: partial
                     + CASE WHEN place > (1 << CAST(step[1] AS BIGINT))
                            THEN sums[place - (1 << CAST(step[1] AS BIGINT))] ELSE 0 END),
                 CAST(terms AS DOUBLE[]));
+
+CREATE OR REPLACE MACRO sqlrank.running_sum(terms) AS
+    list_transform([CAST(terms AS DOUBLE[])], lambda doubles: CASE WHEN len(doubles) <= 32
+        THEN list_transform(doubles, lambda term, place: list_sum(list_slice(doubles, 1, place)))
+        ELSE sqlrank.prefix_sums_by_doubling(doubles) END)[1];

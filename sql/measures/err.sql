@@ -21,13 +21,13 @@ CREATE OR REPLACE MACRO sqlrank.measure_err(ranking, k, max_grade, gain) AS
          THEN error('sqlrank: ERR: a label has the grade ' || CAST(sqlrank.top_gain(ranking, gain) AS VARCHAR)
                     || ', above max_grade (' || CAST(max_grade AS VARCHAR)
                     || '); pass ERR(max_grade=...) with the highest grade')
-    ELSE coalesce(list_sum(list_transform(
-        list_filter(sqlrank.top_documents(ranking, k), lambda d: sqlrank.gain(d.label, kind := gain) > 0),
-        lambda hit, j: (pow(2, sqlrank.gain(hit.label, kind := gain)) - 1) / NULLIF(pow(2, max_grade), 0)
-                       / NULLIF(hit.rank, 0)
-            * coalesce(list_product(list_transform(
-                  list_slice(list_filter(sqlrank.top_documents(ranking, k),
-                                         lambda d: sqlrank.gain(d.label, kind := gain) > 0), 1, j - 1),
-                  lambda above: 1 - (pow(2, sqlrank.gain(above.label, kind := gain)) - 1)
-                                    / NULLIF(pow(2, max_grade), 0))), 1))), 0)
+    -- each document with a grade, with the chance R that it stops the user, computed once and named
+    ELSE coalesce(list_transform(
+        [list_transform(list_filter(sqlrank.top_documents(ranking, k), lambda d: sqlrank.gain(d.label, kind := gain) > 0),
+                        lambda d: struct_pack(rank := d.rank,
+                                              stop := (pow(2, sqlrank.gain(d.label, kind := gain)) - 1)
+                                                      / NULLIF(pow(2, max_grade), 0)))],
+        lambda hits: list_sum(list_transform(hits, lambda hit, j:
+            hit.stop / NULLIF(hit.rank, 0)
+            * coalesce(list_product(list_transform(list_slice(hits, 1, j - 1), lambda above: 1 - above.stop)), 1))))[1], 0)
     END;
