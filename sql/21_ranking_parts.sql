@@ -29,6 +29,11 @@
 --     documents (at least 1) have been retrieved; 0 when the run never gets there
 --     (trec_eval 10's iprec_at_recall; IPrec and AvgIPrec share it). Precision peaks at
 --     relevant documents, so it is the max of j / r_j over those documents from that one on
+-- sqlrank.relevant_precisions(ranking, rel) -> [DOUBLE]
+--     j / r_j for the j-th relevant document retrieved, in rank order (the whole list)
+-- sqlrank.interpolated_precision_of(precisions, num_relevant, recall) -> DOUBLE
+--     interpolated_precision from those precisions and R, for a measure that asks at several
+--     recall levels and computes them once (AvgIPrec)
 -- sqlrank.precision_sum(ranking, k, rel) -> DOUBLE
 --     Σ P@r_j over the relevant documents within k, r_j the j-th one's rank: Σ j / r_j,
 --     added in rank order (AP's numerator; GMAP's)
@@ -131,11 +136,16 @@ CREATE OR REPLACE MACRO sqlrank.precision_sum(ranking, k, rel) AS
         CAST(range(1, len(sqlrank.relevant_ranks(ranking, k, rel)) + 1) AS DOUBLE[])), 0);
 
 -- lround as trec_eval 10 does it: round() on a DOUBLE rounds halves away from zero
+CREATE OR REPLACE MACRO sqlrank.interpolated_precision_of(precisions, num_relevant, recall) AS
+    coalesce(list_max(list_slice(precisions, CAST(greatest(round(CAST(recall AS DOUBLE) * num_relevant), 1) AS BIGINT),
+                                 len(precisions))), 0);
+
+CREATE OR REPLACE MACRO sqlrank.relevant_precisions(ranking, rel) AS
+    list_transform(sqlrank.relevant_ranks(ranking, NULL, rel), lambda r, j: CAST(j AS DOUBLE) / NULLIF(r, 0));
+
 CREATE OR REPLACE MACRO sqlrank.interpolated_precision(ranking, rel, recall) AS
-    coalesce(list_max(list_slice(
-        list_transform(sqlrank.relevant_ranks(ranking, NULL, rel), lambda r, j: CAST(j AS DOUBLE) / NULLIF(r, 0)),
-        CAST(greatest(round(CAST(recall AS DOUBLE) * sqlrank.num_relevant(ranking, rel)), 1) AS BIGINT),
-        len(sqlrank.relevant_ranks(ranking, NULL, rel)))), 0);
+    list_transform([sqlrank.relevant_precisions(ranking, rel)], lambda precisions:
+        sqlrank.interpolated_precision_of(precisions, sqlrank.num_relevant(ranking, rel), recall))[1];
 
 -- each step comes as a one-element list [step]: DuckDB 1.x wants list_reduce's accumulator (the
 -- sums, DOUBLE[]) and the list's elements of one type

@@ -10,5 +10,8 @@
 -- 0.0-0.3 (1 document needed), 0.5 at 0.4-0.6 (lround(0.6 · 4) = 2), 0 from 0.7:
 --   AvgIPrec = (4 · 1 + 3 · 0.5) / 11 = 0.5
 CREATE OR REPLACE MACRO sqlrank.measure_avg_iprec(ranking, k, rel, levels) AS
-    list_avg(list_transform(CAST(levels AS DOUBLE[]),
-                            lambda level: sqlrank.interpolated_precision(ranking, rel, level)));
+    -- the precisions at the relevant documents and R, computed once for every level (sql/21_ranking_parts.sql)
+    list_transform([struct_pack(precisions := sqlrank.relevant_precisions(ranking, rel),
+                                num_relevant := sqlrank.num_relevant(ranking, rel))],
+                   lambda parts: list_avg(list_transform(CAST(levels AS DOUBLE[]), lambda level:
+                       sqlrank.interpolated_precision_of(parts.precisions, parts.num_relevant, level))))[1];

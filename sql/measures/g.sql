@@ -17,10 +17,10 @@
 -- With gains={2:0.5}: ideal [0.5], ranks cost 1 each (cost 2), gained 0.5:
 --   G = 0.5 / log2(2 + 2 - 0.5) / 0.5 = 1 / log2(3.5) = 0.5533
 CREATE OR REPLACE MACRO sqlrank.measure_g(ranking, k, gain) AS
-    coalesce(
-        -- the ideal's cost above 1 per rank, summed up to each rank, computed once (sql/21_ranking_parts.sql)
-        list_transform([sqlrank.running_sum(list_transform(sqlrank.ideal_gains(ranking, gain, 'qrels'),
-                                                           lambda g: greatest(g - 1, 0)))],
+    -- the ideal gains, computed once and named (sql/21_ranking_parts.sql)
+    list_transform([sqlrank.ideal_gains(ranking, gain, 'qrels')], lambda ideal_gains: coalesce(
+        -- the ideal's cost above 1 per rank, summed up to each rank
+        list_transform([sqlrank.running_sum(list_transform(ideal_gains, lambda g: greatest(g - 1, 0)))],
                        lambda extra_cost: list_sum(list_transform(
             -- each document with a gain, paired with its gain and the run's gain summed up to it
             list_transform([list_transform(list_filter(ranking.documents, lambda d: d.label > 0),
@@ -29,5 +29,5 @@ CREATE OR REPLACE MACRO sqlrank.measure_g(ranking, k, gain) AS
                            lambda hits: list_zip(hits, sqlrank.running_sum(list_transform(hits, lambda h: h.doc_gain))))[1],
             lambda hit: hit[1].doc_gain / NULLIF(log2(
                 2 + hit[1].rank + coalesce(extra_cost[least(hit[1].rank, len(extra_cost))], 0) - hit[2]), 0))))[1]
-        / NULLIF(list_sum(sqlrank.ideal_gains(ranking, gain, 'qrels')), 0),
-        0);
+        / NULLIF(list_sum(ideal_gains), 0),
+        0))[1];

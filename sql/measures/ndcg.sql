@@ -11,10 +11,12 @@
 --   DCG@5 = 3 + 1/log2 3 + 2/2 + 2/log2 5 + 1/log2 6 = 5.8791357
 --   IDCG@5 = 3 + 3/log2 3 + 2/2 + 2/log2 5 + 1/log2 6 = 7.1409952
 --   nDCG@5 = 5.8791357 / 7.1409952 = 0.8232936061974518
+-- NULLIF(x, 0) is CASE WHEN x = 0 ...: DuckDB computes an x written there twice, so the ideal DCG is named once
 CREATE OR REPLACE MACRO sqlrank.measure_ndcg(ranking, k, gain, discount, base, ideal) AS
-    least(coalesce(sqlrank.dcg_of(ranking, k, gain, discount, base)
-                   / NULLIF(sqlrank.ideal_dcg(sqlrank.ideal_gains(ranking, gain, ideal), k, discount, base), 0), 0),
-          1.0);
+    list_transform([sqlrank.ideal_gains(ranking, gain, ideal)], lambda ideal_gains: list_transform(
+        [sqlrank.ideal_dcg(ideal_gains, k, discount, base)],
+        lambda ideal_dcg: least(coalesce(sqlrank.dcg_of(ranking, k, gain, discount, base) / NULLIF(ideal_dcg, 0), 0),
+                                1.0))[1])[1];
 
 -- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
 -- the ideal DCG does not depend on the order: the expectation of the ratio is the ratio of the expectation
