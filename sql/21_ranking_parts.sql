@@ -108,7 +108,9 @@ CREATE OR REPLACE MACRO sqlrank.ideal_dcg(gains, k, discount, base) AS
                        lambda i: sqlrank.discount(i, kind := discount, base := base))), 0);
 
 CREATE OR REPLACE MACRO sqlrank.bpref_of(ranking, k, rel) AS
-    coalesce(
+    -- R and N computed once and named: inside the lambda below they would be counted again for every document
+    list_transform([struct_pack(r := sqlrank.num_relevant(ranking, rel), n := sqlrank.num_judged_nonrelevant(ranking, rel))],
+                   lambda counts: coalesce(
         list_sum(list_transform(
             -- n_d for each relevant document: its place among the judged ones less its place among the relevant
             list_transform(
@@ -123,12 +125,10 @@ CREATE OR REPLACE MACRO sqlrank.bpref_of(ranking, k, rel) AS
                 lambda d, relevant_place: d.judged_place - relevant_place),
             lambda nonrelevant_above: CASE
                 WHEN nonrelevant_above = 0 THEN 1.0
-                ELSE 1.0 - CAST(least(nonrelevant_above, sqlrank.num_relevant(ranking, rel)) AS DOUBLE)
-                           / NULLIF(least(sqlrank.num_judged_nonrelevant(ranking, rel),
-                                          sqlrank.num_relevant(ranking, rel)), 0)
+                ELSE 1.0 - CAST(least(nonrelevant_above, counts.r) AS DOUBLE) / NULLIF(least(counts.n, counts.r), 0)
             END))
-        / NULLIF(sqlrank.num_relevant(ranking, rel), 0),
-        0);
+        / NULLIF(counts.r, 0),
+        0))[1];
 
 CREATE OR REPLACE MACRO sqlrank.precision_sum(ranking, k, rel) AS
     coalesce(list_inner_product(

@@ -28,9 +28,11 @@ CREATE OR REPLACE MACRO sqlrank.measure_graded_rbp(ranking, k, gain) AS
             high := greatest(0, list_max(sqlrank.map_gains(gain)),
                              list_max(list_transform(range(0, len(sqlrank.map_gains(gain)) + 1),
                                                      lambda below: sqlrank.gain(ranking.labels[1] - below, kind := gain)))))],
-        lambda scale: coalesce((1 - 0.9) * list_sum(list_transform(
-            list_filter(ranking.documents, lambda d: d.label >= 0),
-            lambda d: CASE WHEN scale.low < 0 OR scale.high > 1
-                           THEN (sqlrank.gain(d.label, kind := gain) - scale.low) / NULLIF(scale.high - scale.low, 0)
-                           ELSE sqlrank.gain(d.label, kind := gain) END
-                      * pow(0.9, d.rank - 1))), 0))[1];
+        -- gains already within [0, 1] stay as they are: (gain - 0) / 1
+        lambda levels: list_transform(
+            [struct_pack(low := CASE WHEN levels.low < 0 OR levels.high > 1 THEN levels.low ELSE 0 END,
+                         span := CASE WHEN levels.low < 0 OR levels.high > 1 THEN levels.high - levels.low ELSE 1 END)],
+            lambda scale: coalesce((1 - 0.9) * list_sum(list_transform(
+                list_filter(ranking.documents, lambda d: d.label >= 0),
+                lambda d: (sqlrank.gain(d.label, kind := gain) - scale.low) / NULLIF(scale.span, 0)
+                          * pow(0.9, d.rank - 1))), 0))[1])[1];
