@@ -367,7 +367,7 @@ def _measure_values(measures: list[Measure], average: bool = False) -> str:
     sqlrank_cutoff: sqlrank.measure_p(ranking, sqlrank_cutoff, 1))`), so the statement grows with
     the measures and not with measures times cutoffs; a mapped call copies the ranking once per
     cutoff, which is why short lists keep the direct calls, and a measure asked at one cutoff (or
-    none: bpref, G) keeps its direct call among the mapped ones (docs/performance.md#round-three).
+    none: bpref, G) keeps its direct call among the mapped ones (docs/performance.md, "Round three").
     """
     if len(measures) <= DIRECT_CALLS_UP_TO:
         return "[" + ", ".join(_measure_call(m, sqlgen.literal(m.k), average) for m in measures) + "]"
