@@ -1,4 +1,4 @@
-"""Where the TREC path's CPU time goes, step by step: sqlrank against floor-trec-checked.
+"""Where the TREC path's CPU time goes, step by step: sqlrank, floor-trec-checked and pytrec_eval.
 
   python benchmarks/trec_steps.py benchmarks/.data/10M [--repeat 3] [--threads N] [--memory-limit 4GB]
 
