@@ -377,6 +377,21 @@ def machine() -> dict:
     }
 
 
+PEERS = ("pytrec_eval", "ir_measures", "ranx")
+
+
+def _peer_memory(results: list[dict]) -> str:
+    """Why the Python tools stop at 10M, from their measured peak RSS: it grows with the rows."""
+    rss = {(r["contender"], r["size"]): r["peak_rss_mb"] for r in results if r.get("peak_rss_mb")}
+    shown = [f"{name} {rss[name, '1M']:,.0f} MB at 1M and {rss[name, '10M']:,.0f} MB at 10M "
+             f"(~{rss[name, '10M'] * 10 / 1024:,.0f} GB at {BIG})"
+             for name in PEERS if (name, "1M") in rss and (name, "10M") in rss]
+    if not shown:
+        return f"at {BIG} their in-memory Python structures would need far more memory than this benchmark allows."
+    return ("their peak RSS grows with the rows (the text is held in Python dicts), " + "; ".join(shown) +
+            f": more than the machine's memory, shared with the {BIG} DuckDB runs.")
+
+
 def write_reports(results: list[dict], checks: dict, info: dict) -> None:
     (HERE / "results.json").write_text(json.dumps(
         {"machine": info["machine"], "command": info["command"], "checks": checks, "results": results},
@@ -396,8 +411,7 @@ def write_reports(results: list[dict], checks: dict, info: dict) -> None:
         "cutoff-only set (sqlrank-cli-cutoffs), floor.sql reading TREC text (floor-trec) for every contender "
         "that reads the TREC files. Warm page cache: the inputs are read, untimed, before every run.",
         f"At {BIG} every DuckDB contender runs with memory_limit {BIG_MEMORY_LIMIT} and a spill "
-        "directory. pytrec_eval, ir_measures and ranx only run up to 10M: at 100M their in-memory "
-        "Python structures would need far more memory and time than this benchmark allows.", "",
+        "directory. pytrec_eval, ir_measures and ranx only run up to 10M: " + _peer_memory(results), "",
         "| contender | rows | median s | median CPU s | peak RSS MB | x floor | x floor, CPU | x checked floor, CPU "
         "| what |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---|",
@@ -451,7 +465,7 @@ def write_reports(results: list[dict], checks: dict, info: dict) -> None:
     names = list(dict.fromkeys(r["contender"] for r in results))
     colors = plt.cm.tab20(range(len(names)))  # one distinct colour per contender (the default cycle repeats)
     for name, color in zip(names, colors):
-        pts = sorted((r["rows"], r["median_s"]) for r in results
+        pts = sorted((r["rows"], r["median_cpu_s"]) for r in results
                      if r["contender"] == name and not r.get("error"))
         if pts:
             ax.plot(*zip(*pts), marker="o", label=name, color=color,
@@ -459,8 +473,9 @@ def write_reports(results: list[dict], checks: dict, info: dict) -> None:
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("run rows")
-    ax.set_ylabel("median wall time (s), whole process")
-    ax.set_title("Evaluating nDCG@10, AP, RR, P@10, R@100")
+    # CPU time: on a machine shared with other work the wall times stretch with the load, the work does not
+    ax.set_ylabel("median CPU time (s, user + system), whole process")
+    ax.set_title("nDCG@10, AP, RR, P@10, R@100 (DataFrame contenders: nDCG@10, R@20)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
@@ -468,6 +483,30 @@ def write_reports(results: list[dict], checks: dict, info: dict) -> None:
 
 
 # ----------------------------------------------------------------------- main
+
+def merge(paths: list[Path]) -> None:
+    """results.json with the (size, contender) results of `paths` added (theirs win), and the reports rewritten."""
+    merged = json.loads((HERE / "results.json").read_text())
+    for path in paths:
+        other = json.loads(path.read_text())
+        added = {(r["size"], r["contender"]) for r in other["results"]}
+        merged["results"] = [r for r in merged["results"] if (r["size"], r["contender"]) not in added]
+        merged["results"] += other["results"]
+        for size, report in other["checks"].items():
+            merged["checks"][size] = {**merged["checks"].get(size, {}), **report}
+        merged["command"] = f"{merged['command']}; {other['command']}"
+    merged["results"].sort(key=lambda r: generate.SIZES[r["size"]])
+    # a result merged in may have been run without its floor: its ratios come from the floor's run here
+    medians = {(r["size"], r["contender"]): r for r in merged["results"] if r.get("median_s")}
+    for r in merged["results"]:
+        contender = BY_NAME.get(r["contender"])
+        floor = medians.get((r["size"], contender.reference)) if contender and r.get("median_s") else None
+        if floor and "ratio_to_floor" not in r:
+            r["reference"] = contender.reference
+            r["ratio_to_floor"] = r["median_s"] / floor["median_s"]
+            r["cpu_ratio_to_floor"] = r["median_cpu_s"] / floor["median_cpu_s"]
+    write_reports(merged["results"], merged["checks"], {"machine": merged["machine"], "command": merged["command"]})
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -482,7 +521,13 @@ def main() -> None:
     ap.add_argument("--keep", action="store_true",
                     help="keep the results already in results.json of the sizes and contenders not run now "
                          "(e.g. add 100M to 1M,10M)")
+    ap.add_argument("--merge", nargs="+", type=Path, metavar="RESULTS_JSON",
+                    help="run nothing: add the results in these results.json files (e.g. a 100M run made at the "
+                         "same time from a copy of this folder) to results.json and rewrite the reports")
     args = ap.parse_args()
+    if args.merge:
+        merge(args.merge)
+        return
     if args.quick:
         args.sizes, args.repeat = "1M", 1
     sizes = sorted(generate.parse_sizes(args.sizes), key=generate.SIZES.get)
