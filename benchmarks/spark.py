@@ -79,16 +79,53 @@ def run_mllib(spark, qrels: str, run: str) -> dict:
     return {"values": values}
 
 
-def run_recommenders(spark, qrels: str, run: str) -> dict:
+def run_recommenders(spark, qrels, run) -> dict:
+    """qrels, run: Parquet paths or DataFrames (the qrels' relevant rows are its ground truth)."""
     from recommenders.evaluation.spark_evaluation import SparkRankingEvaluation
 
-    truth = spark.read.parquet(qrels).filter("relevance > 0")
-    predicted = spark.read.parquet(run)
+    truth = (spark.read.parquet(qrels) if isinstance(qrels, str) else qrels).filter("relevance > 0")
+    predicted = spark.read.parquet(run) if isinstance(run, str) else run
     evaluation = SparkRankingEvaluation(truth, predicted, k=10, col_user="query_id", col_item="doc_id",
                                         col_rating="relevance", col_prediction="score", relevancy_method="top_k")
     values = {"nDCG@10": evaluation.ndcg_at_k(), "AP@10": evaluation.map_at_k(),
               "P@10": evaluation.precision_at_k(), "R@10": evaluation.recall_at_k()}
     return {"values": values}
+
+
+# recommenders' numbers against sqlrank's matching options (binary gains, AP over min(R, k), the queries of
+# both inputs only), on a run without tied scores: its top k comes from row_number() with no tie-breaker
+RECOMMENDERS_MATCH = {"nDCG@10": "nDCG(gains={2:1,3:1})@10", "AP@10": "AP(denominator=min_R_k)@10",
+                      "P@10": "P@10", "R@10": "R@10"}
+
+
+def check_recommenders(spark, queries: int = 20_000, per_query: int = 50) -> dict:
+    """recommenders' SparkRankingEvaluation and sqlrank.spark on one tie-free data set: the four means, which
+    must agree to 1e-12 relative once sqlrank is given recommenders' definitions (RECOMMENDERS_MATCH)."""
+    import tempfile
+
+    import duckdb
+
+    from sqlrank import spark as sqlrank_spark
+
+    folder = Path(tempfile.mkdtemp(prefix="sqlrank-rec-check-"))
+    with duckdb.connect() as con:  # distinct scores per query (a permutation), labels 0-3 on about 1 in 5
+        con.execute(f"COPY (SELECT q::VARCHAR AS query_id, 'd' || d AS doc_id, "
+                    f"(hash(q, d) % 1000003)::DOUBLE + d / {per_query + 1} AS score "
+                    f"FROM range({queries}) r(q), range({per_query}) s(d)) TO '{folder}/run.parquet'")
+        con.execute(f"COPY (SELECT q::VARCHAR AS query_id, 'd' || d AS doc_id, (hash(d, q) % 4)::INTEGER AS relevance "
+                    f"FROM range({queries + 100}) r(q), range({per_query + 20}) s(d) WHERE hash(q, d, 7) % 5 = 0) "
+                    f"TO '{folder}/qrels.parquet'")
+        ties = con.execute(f"SELECT count(*) FROM (SELECT query_id, score FROM '{folder}/run.parquet' "
+                           "GROUP BY ALL HAVING count(*) > 1)").fetchone()[0]
+    assert ties == 0, "the check needs a run without tied scores"
+    relevant = spark.read.parquet(f"{folder}/qrels.parquet").filter("relevance > 0")
+    theirs = run_recommenders(spark, relevant, spark.read.parquet(f"{folder}/run.parquet"))["values"]
+    result = sqlrank_spark.evaluate(relevant, spark.read.parquet(f"{folder}/run.parquet"),
+                                    list(RECOMMENDERS_MATCH.values()), spark=spark, missing="skip")
+    ours = {row.measure: row.value for row in result.dataframe.filter("query_id = 'all'").collect()}
+    compared = {name: (theirs[name], ours[RECOMMENDERS_MATCH[name]]) for name in RECOMMENDERS_MATCH}
+    return {"compared": compared, "queries": queries, "run_rows": queries * per_query,
+            "max_relative_difference": max(abs(a - b) / max(abs(a), abs(b)) for a, b in compared.values())}
 
 
 def run_one(args) -> None:
@@ -192,12 +229,20 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2, help="DuckDB threads of sqlrank-cli")
     parser.add_argument("--contenders", default=",".join(CONTENDERS))
     parser.add_argument("--recommenders-path", help="a folder holding the recommenders package (pip --target)")
+    parser.add_argument("--check-recommenders", action="store_true",
+                        help="compare recommenders' four means with sqlrank's matching options on a tie-free run")
     parser.add_argument("--one", choices=CONTENDERS, help=argparse.SUPPRESS)
     parser.add_argument("--qrels", help=argparse.SUPPRESS)
     parser.add_argument("--run", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         return run_one(args)
+    if args.check_recommenders:
+        if args.recommenders_path:
+            sys.path.insert(0, args.recommenders_path)
+        spark = spark_session(args.master, args.driver_memory)
+        print(json.dumps(check_recommenders(spark), indent=1))
+        return stop_and_reap(spark)
     folder = args.workdir / args.rows
     qrels, run = str(folder / "qrels.parquet"), str(folder / "run.parquet")
     results = {}

@@ -193,8 +193,6 @@ def eval_command(
             raise typer.BadParameter(f"-c means --missing zero; it contradicts --missing {missing.value}",
                                      param_hint="-c")
         missing = missing or Missing.zero
-        if judged_only and engine is Engine.spark:
-            raise typer.BadParameter("-J (judged only) works with --engine duckdb only", param_hint="-J/--judged-only")
         named_runs, paths = _named_runs(runs)
         fmt_name, target = _destination(fmt, output, inputs=(qrels, *paths))
         # the connection is closed as soon as the numbers are out (which also removes any spill files)
@@ -202,21 +200,18 @@ def eval_command(
                 _status(f"evaluating {len(paths)} run{'s' if len(paths) > 1 else ''} against {qrels}"):
             options = dict(rel=rel, missing=missing.value, duplicates=duplicates.value, depth=depth,
                            score_precision=score_precision.value, query_col=query_col, doc_col=doc_col,
-                           score_col=score_col, relevance_col=relevance_col)
+                           score_col=score_col, relevance_col=relevance_col, ties=ties.value, judged_only=judged_only,
+                           allow_disjoint=allow_disjoint, qrels_columns=_column_map(qrels_map, "--qrels-map"),
+                           run_columns=_column_map(run_map, "--run-map"), run_col=run_col)
             if engine is Engine.spark:
                 from sqlrank import spark
 
-                if ties is not Ties.trec:
-                    raise SqlrankError(f"--ties {ties.value} is not available with --engine spark yet; use the duckdb "
-                                       "engine, or --ties trec")
                 result = spark.evaluate(spark.unfolded(qrels), named_runs, _measure_list(measure),
                                         spark=spark.session(spark_master), buckets=spark_buckets, threads=threads or 1,
-                                        memory_limit=memory_limit, **options).to_result()
+                                        memory_limit=memory_limit, temp_directory=temp_directory,
+                                        **options).to_result()
             else:
-                result = sqlrank.evaluate(qrels, named_runs, _measure_list(measure), connection=con,
-                                          ties=ties.value, judged_only=judged_only, allow_disjoint=allow_disjoint,
-                                          qrels_columns=_column_map(qrels_map, "--qrels-map"),
-                                          run_columns=_column_map(run_map, "--run-map"), run_col=run_col, **options)
+                result = sqlrank.evaluate(qrels, named_runs, _measure_list(measure), connection=con, **options)
         for notice in result.notices():
             level = "warning" if notice in result.report.warnings else "note"
             typer.echo(f"sqlrank: {level}: {notice}", err=True)

@@ -218,12 +218,19 @@ def _keep_judged(con, report: Report, depth: int | None, score_precision: str) -
                            score_precision=score_precision, one_run=run_id is not None)
         con.execute(sqlgen.create_temp_table(judged, f"SELECT * FROM {call}"))
         if not con.execute(f"SELECT count(*) FROM {sqlgen.identifier(judged)}").fetchone()[0]:
-            raise EvaluationError(f"{report.run_sources[number][1]}: no retrieved document has a judgment >= 0"
-                                  + (f" in the top {depth}" if depth else "") + ", so judged_only leaves nothing to "
-                                  "evaluate; check that the qrels belong to this run")
+            raise nothing_judged(report.run_sources[number][1], depth)
         report.run_tables[number] = (run_id, judged)
-    report.input_notes.append("judged only: documents without a judgment >= 0 were removed from the rankings "
-                              "before evaluation (judged_only)")
+    report.input_notes.append(JUDGED_ONLY_NOTE)
+
+
+JUDGED_ONLY_NOTE = ("judged only: documents without a judgment >= 0 were removed from the rankings before evaluation "
+                    "(judged_only)")
+
+
+def nothing_judged(label: str, depth: int | None) -> EvaluationError:
+    """judged_only on a run of which no document is judged (within depth): nothing would be left to evaluate."""
+    return EvaluationError(f"{label}: no retrieved document has a judgment >= 0" + (f" in the top {depth}" if depth else "")
+                           + ", so judged_only leaves nothing to evaluate; check that the qrels belong to this run")
 
 
 def _text_depth(cut: int | None, depth: int | None, relstrings: list[int]) -> int | None:
@@ -521,7 +528,7 @@ def tie_groups(con, run_tables: list[tuple[str | None, str]], score_precision: s
         rows = con.execute(
             f"SELECT run, count(*), sum(tied) FROM ("
             f"  SELECT {name} AS run, count(*) AS tied FROM sqlrank.run_rows({sqlgen.literal(table)})"
-            f"  GROUP BY {keys}, {score} HAVING count(*) > 1) GROUP BY run").fetchall()
+            f"  GROUP BY {keys}, {score} HAVING count(*) > 1) GROUP BY run ORDER BY run").fetchall()
         found.update({run: (groups, int(documents)) for run, groups, documents in rows})
     return found
 
@@ -571,11 +578,16 @@ def _refuse_disjoint(con, report: Report) -> None:
         run_query = con.execute(f"SELECT min(query_id) FROM {JUDGED_TABLE} WHERE run_id = "
                                 f"{sqlgen.literal(run_id)}").fetchall()[0][0]
         qrels_query = con.execute(f"SELECT min(query_id) FROM {QRELS_TABLE}").fetchall()[0][0]
-        queries = f"{run.queries} {'query' if run.queries == 1 else 'queries'}"
-        raise EvaluationError(
-            f"run '{run_id}': shares no query with the qrels (its {queries}, e.g. '{shorten(run_query)}'; the qrels "
-            f"have e.g. '{shorten(qrels_query)}'): it is most likely not a run of these qrels, or its query ids are "
-            "written otherwise; pass allow_disjoint=True (CLI: --allow-disjoint) to evaluate it anyway")
+        raise disjoint_error(run_id, run.queries, run_query, qrels_query)
+
+
+def disjoint_error(run_id: str, queries: int, run_query: str, qrels_query: str) -> EvaluationError:
+    """A run none of whose queries the qrels have, with an example of each side's query ids."""
+    count = f"{queries} {'query' if queries == 1 else 'queries'}"
+    return EvaluationError(
+        f"run '{run_id}': shares no query with the qrels (its {count}, e.g. '{shorten(run_query)}'; the qrels "
+        f"have e.g. '{shorten(qrels_query)}'): it is most likely not a run of these qrels, or its query ids are "
+        "written otherwise; pass allow_disjoint=True (CLI: --allow-disjoint) to evaluate it anyway")
 
 
 def _warn_unjudged(con, report: Report) -> None:
@@ -598,10 +610,13 @@ def _warn_unjudged(con, report: Report) -> None:
             continue
         run_doc = con.execute(f"SELECT min(doc_id) FROM {rows}").fetchall()[0][0]
         qrels_doc = con.execute(f"SELECT min(doc_id) FROM {QRELS_TABLE}").fetchall()[0][0]
-        column = report.doc_columns.get(table)
-        read = f"doc_id read from column '{column}', e.g." if column else "the run has e.g."
-        report.warnings.append(
-            f"run '{run_id}': not one of its retrieved documents is judged, so every measure is 0: the document "
+        report.warnings.append(unjudged_warning(run_id, run_doc, qrels_doc, report.doc_columns.get(table)))
+
+
+def unjudged_warning(run_id: str, run_doc: str, qrels_doc: str, column: str | None) -> str:
+    """A run of which not one document is judged; `column`: the run's column read as doc_id, when it chose one."""
+    read = f"doc_id read from column '{column}', e.g." if column else "the run has e.g."
+    return (f"run '{run_id}': not one of its retrieved documents is judged, so every measure is 0: the document "
             f"ids likely come from the wrong column ({read} '{shorten(run_doc)}'; the qrels have e.g. "
             f"'{shorten(qrels_doc)}') or the qrels are of another collection")
 

@@ -38,10 +38,12 @@ from .checks import DUPLICATE_POLICIES, duplicates_error
 from .errors import EvaluationError, InputError, ResourceError, SqlrankError
 from .limits import MAX_BUCKETS, MAX_DEPTH, whole_number
 from .readers.evaluation import check_distinct, named_runs, named_twice
+from .readers import QRELS_TABLE
 from .readers.base import Loaded
 from .readers.tables import bad_row_message, canonical_select, describe, explainer
 from .readers.trec import bad_line_message, bad_lines, label_cut_note, trec_fields
-from .measures import Measure, parse_all
+from .measures import Measure, parse_labelled
+from .registry import SPREADS
 from .result import Report, Result, RunReport
 
 INSTALL_HINT = "pip install 'sqlrank[spark]'"
@@ -104,9 +106,12 @@ def session(master: str | None = None, app_name: str = "sqlrank"):
 
 def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, rel: float | None = None,
              missing: str = "zero", duplicates: str = "error", depth: int | None = None,
-             score_precision: str = "double", query_col: str | None = None, doc_col: str | None = None,
-             score_col: str | None = None, relevance_col: str | None = None, threads: int = 1,
-             memory_limit: str | None = None) -> SparkResult:
+             score_precision: str = "double", judged_only: bool = False, aggregates=(), names: str = "canonical",
+             ties: str = "trec", query_col: str | None = None, doc_col: str | None = None,
+             score_col: str | None = None, relevance_col: str | None = None, run_col: str | None = None,
+             qrels_columns: dict[str, str] | None = None, run_columns: dict[str, str] | None = None,
+             allow_disjoint: bool = False, threads: int = 1, memory_limit: str | None = None,
+             temp_directory: str | None = None) -> SparkResult:
     """sqlrank.evaluate on Spark: the same measures, options, values and notices.
 
     qrels, run: Spark DataFrames, or table names or paths read through the session (Parquet,
@@ -115,20 +120,31 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     spark: the SparkSession (default: the active one, else a new local one).
     buckets: how many groups of queries the work is cut into (default: default_buckets). A
         bucket's rows are held in one worker's memory: more buckets, smaller groups.
-    threads, memory_limit: DuckDB's settings for each bucket's evaluation (threads=1: Spark
-        already runs one task per core).
-    The other options are sqlrank.evaluate's.
+    threads, memory_limit, temp_directory: DuckDB's settings for each bucket's evaluation (threads=1:
+        Spark already runs one task per core).
+    ties: as on one machine, except 'input', which needs a rank column in the run: a Spark
+        DataFrame has no row order to fall back on.
+    The other options are sqlrank.evaluate's; allow_disjoint and the unjudged-run warning look at
+    the whole job, not at a bucket.
     """
-    parsed = parse_all(measures, rel=rel)
-    _check_options(missing, duplicates, depth, score_precision, buckets)
+    engine._check_choice("names", names, engine.NAMES)
+    labelled = parse_labelled(measures, rel=rel)
+    parsed = [measure for _, measure in labelled]
+    labels = [label if names == "asked" else str(measure) for label, measure in labelled]
+    aggregates = _check_options(missing, duplicates, depth, score_precision, buckets, ties, judged_only, aggregates,
+                                parsed)
     spark = spark or session()
     functions = _pyspark().sql.functions
-    mapping = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
+    shared = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
+    # as the single-machine loader maps them: one input's own names win over the shared ones
+    qrels_mapping = {k: v for k, v in shared.items() if k != "score"} | engine.column_mapping("qrels", qrels_columns)
+    run_mapping = ({k: v for k, v in shared.items() if k != "relevance"} | ({"run_id": run_col} if run_col else {})
+                   | engine.column_mapping("run", run_columns))
 
     qrels_frame, qrels_label, qrels_text = _read(spark, qrels, "qrels")
-    qrels_input = _input(qrels_frame, qrels_label, "qrels", mapping, qrels_text)
-    qrels_frame = _canonical(qrels_frame, qrels_label, "qrels", mapping, duplicates)
-    runs = _named_runs(spark, run, mapping, duplicates)  # [(run_id or None, frame, label, named, _Input)]
+    qrels_input = _input(qrels_frame, qrels_label, "qrels", qrels_mapping, qrels_text)
+    qrels_frame = _canonical(qrels_frame, qrels_label, "qrels", qrels_mapping, duplicates)
+    runs = _named_runs(spark, run, run_mapping, duplicates, ties)  # [(run_id or None, frame, label, named, _Input)]
     run_names = _run_names(runs)
     run_frame = runs[0][1]
     for _, frame, _, _, _ in runs[1:]:
@@ -138,9 +154,11 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     def bucketed(frame):
         return frame.withColumn(BUCKET, functions.pmod(functions.xxhash64("query_id"), functions.lit(buckets)))
 
-    options = {"measures": [str(m) for m in parsed], "run_names": run_names, "rel": rel,
-               "missing": "skip" if missing == "error" else missing, "duplicates": duplicates, "depth": depth,
-               "score_precision": score_precision, "threads": threads, "memory_limit": memory_limit}
+    options = {"measures": [str(m) for m in parsed], "labels": labels if names == "asked" else None,
+               "run_names": run_names, "rel": rel, "missing": "skip" if missing == "error" else missing,
+               "duplicates": duplicates, "depth": depth, "score_precision": score_precision, "ties": ties,
+               "judged_only": judged_only, "threads": threads, "memory_limit": memory_limit,
+               "temp_directory": temp_directory}
     schema = ", ".join(f"{name} {kind}" for name, kind in _OUTPUT_FIELDS)
     with warnings.catch_warnings():
         # pyspark 4 warns about pandas 3 on every Arrow function; this one hands Arrow tables, never pandas
@@ -151,23 +169,27 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
                      .persist())
     notes = _collect_notes(evaluated, buckets)  # the job runs here
     sources = [(name if named else None, label) for name, _, label, named, _ in runs]
-    inputs = [(None, qrels_input)] + [(names, found) for names, (_, _, _, _, found)
+    inputs = [(None, qrels_input)] + [(names_, found) for names_, (_, _, _, _, found)
                                       in zip(_names_by_source(sources, run_names), runs)]
     report = _merge_reports(notes, qrels_label, sources, run_names, missing, duplicates, depth, buckets, inputs)
+    _whole_job_checks(notes, report, inputs, sources, run_names, ties, judged_only, depth, allow_disjoint)
     if missing == "error":
         engine._refuse_missing(report)
-    return SparkResult(evaluated, parsed, report, run_names, buckets)
+    return SparkResult(evaluated, parsed, report, run_names, buckets, labels, aggregates)
 
 
 class SparkResult:
     """The result of sqlrank.spark.evaluate: a Spark DataFrame and the report of what the policies did."""
 
-    def __init__(self, evaluated, measures: list[Measure], report: Report, run_names: list[str], buckets: int):
+    def __init__(self, evaluated, measures: list[Measure], report: Report, run_names: list[str], buckets: int,
+                 names: list[str] | None = None, aggregates: list[str] | None = None):
         self._evaluated = evaluated
         self.buckets = buckets  # how many groups of queries the job was cut into
         self.parsed_measures = list(measures)
-        self.measures = [str(m) for m in measures]
-        self._aggregates = {str(m): aggregate_of(m) for m in measures}
+        # the names of the measure column: as asked (names="asked") or canonical
+        self.measures = list(names) if names is not None else [str(m) for m in measures]
+        self._aggregates = {name: aggregate_of(m) for name, m in zip(self.measures, measures)}
+        self.spreads = list(aggregates or [])  # evaluate's aggregates: std, stderr, median, std_population
         self.report = report
         self.runs = [name for name in run_names if name in report.runs and
                      (report.missing_policy != "skip" or report.runs[name].queries > report.runs[name].run_only_queries)]
@@ -194,19 +216,44 @@ class SparkResult:
             .otherwise(functions.col("total") / functions.col("queries")).alias("value"))
         return per_query.unionByName(summary)
 
+    @property
+    def aggregates_dataframe(self):
+        """(run_id, measure, aggregate, value): evaluate's aggregates of each run's per-query values, in Spark
+        (sqlrank.spread's definitions: the sample and population standard deviations, the standard error of
+        the mean, the median); None when none was asked for."""
+        if not self.spreads:
+            return None
+        functions = _pyspark().sql.functions
+        value = functions.col("value")
+        found = {"std": functions.stddev_samp(value),
+                 "stderr": functions.stddev_samp(value) / functions.sqrt(functions.count(value)),
+                 "median": functions.median(value), "std_population": functions.stddev_pop(value)}
+        spread = self.per_query_dataframe.groupBy("run_id", "measure").agg(
+            *[found[name].alias(name) for name in self.spreads])
+        return spread.select("run_id", "measure", functions.explode(functions.array(*[
+            functions.struct(functions.lit(name).alias("aggregate"), functions.col(name).cast("double").alias("value"))
+            for name in self.spreads])).alias("spread")).select("run_id", "measure", "spread.aggregate", "spread.value")
+
     def notices(self) -> list[str]:
         return self.report.notices()
 
     def to_result(self) -> Result:
-        """Collected to the driver as a sqlrank.Result, its rows in sqlrank.evaluate's order."""
+        """Collected to the driver as a sqlrank.Result, its rows (and aggregates) in sqlrank.evaluate's order."""
         import duckdb
 
+        runs, measures = sqlgen.literal(self.runs), sqlgen.literal(self.measures)
+        spread = None
         with duckdb.connect() as con:
             con.register("spark_rows", self.dataframe.toArrow())
             table = con.sql(f"SELECT run_id, query_id, measure, value FROM spark_rows ORDER BY "
-                            f"list_position({sqlgen.literal(self.runs)}, run_id), query_id = 'all', query_id, "
-                            f"list_position({sqlgen.literal(self.measures)}, measure)").to_arrow_table()
-        return Result(table, self.parsed_measures, self.report)
+                            f"list_position({runs}, run_id), query_id = 'all', query_id, "
+                            f"list_position({measures}, measure)").to_arrow_table()
+            if self.spreads:
+                con.register("spark_spread", self.aggregates_dataframe.toArrow())
+                spread = con.sql(f"SELECT run_id, measure, aggregate, value FROM spark_spread ORDER BY "
+                                 f"list_position({runs}, run_id), list_position({measures}, measure), "
+                                 f"list_position({sqlgen.literal(self.spreads)}, aggregate)").to_arrow_table()
+        return Result(table, self.parsed_measures, self.report, aggregates=spread, names=self.measures)
 
     def to_arrow(self):
         return self.to_result().to_arrow()
@@ -260,26 +307,40 @@ def _evaluate_bucket(run, qrels, options: dict):
     for name in options["run_names"]:  # every run, also those without a row here: the missing policy fills them
         rows = run.filter(pc.equal(run["run_id"], name)).drop_columns(["run_id"])
         runs[name] = _with_placeholder(rows, placeholder, "score")
-    settings = {key: options[key] for key in ("rel", "missing", "duplicates", "depth", "score_precision", "threads",
-                                              "memory_limit")}
-    try:
-        result = sqlrank.evaluate(qrels, runs, options["measures"], **settings)
-    except ResourceError:
-        raise _BucketError(ResourceError(_too_large(run, qrels)), None) from None
-    except SqlrankError as error:
-        raise _BucketError(error, _culprit(qrels, runs, placeholder, options["measures"], settings)) from None
+    settings = {key: options[key] for key in ("rel", "missing", "duplicates", "depth", "score_precision", "ties",
+                                              "judged_only", "threads", "memory_limit", "temp_directory")}
+    # the placeholder query makes no bucket disjoint: that check, as the unjudged-run warning, is the driver's
+    # over the whole job (_whole_job_checks), from what each bucket says of its part (_coverage)
+    settings["allow_disjoint"] = True
+    with sqlrank.connect(threads=options["threads"], memory_limit=options["memory_limit"],
+                         temp_directory=options["temp_directory"]) as con:
+        try:
+            result = sqlrank.evaluate(qrels, runs, options["measures"], connection=con, **settings)
+        except ResourceError:
+            raise _BucketError(ResourceError(_too_large(run, qrels)), None) from None
+        except SqlrankError as error:
+            raise _BucketError(error, _culprit(qrels, runs, placeholder, options["measures"], settings)) from None
+        coverage = _coverage(con, result.report, placeholder, options["judged_only"])
     values = result.to_arrow()
     # the bucket's own `all` rows are left out: Spark aggregates over every bucket
     values = values.filter(pc.invert(pc.is_in(values["query_id"], pa.array([placeholder, "all"]))))
+    if options["labels"]:  # names='asked': the measure column as the user wrote each measure
+        measure = pc.take(pa.array(options["labels"], pa.string()),
+                          pc.index_in(values["measure"], value_set=pa.array(options["measures"], pa.string())))
+        values = values.set_column(values.schema.get_field_index("measure"), "measure", measure)
     report = result.report
+    examples = {}  # qrels query and document ids, for a disjoint or unjudged run's message, only when needed
+    if any(not seen["shared"] or not seen["matched"] for seen in coverage.values()):
+        real = qrels.filter(pc.not_equal(qrels["query_id"], placeholder))
+        examples = {"query": pc.min(real["query_id"]).as_py(), "doc": pc.min(real["doc_id"]).as_py()}
     notes = [("qrels", None, None, None, None, json.dumps({
         "queries": report.qrels_queries - 1, "dropped": report.qrels_duplicates_dropped,
-        "notes": report.input_notes, "label_cut": label_cut}))]
+        "notes": report.input_notes, "label_cut": label_cut, "examples": examples}))]
     for name, _, dropped in report.run_sources:
         seen = report.runs.get(name, RunReport())
         notes.append(("run", name, None, None, None, json.dumps({
             "queries": seen.queries - 1, "missing": seen.missing_queries, "run_only": seen.run_only_queries,
-            "dropped": dropped})))
+            "dropped": dropped, "tie_groups": report.tie_groups.get(name), **coverage[name]})))
     count = values.num_rows
     value_rows = pa.table({"kind": pa.array(["value"] * count, pa.string()), "run_id": values["run_id"],
                            "query_id": values["query_id"], "measure": values["measure"],
@@ -287,6 +348,37 @@ def _evaluate_bucket(run, qrels, options: dict):
                            "detail": pa.nulls(count, pa.string())}, schema=_arrow_schema())
     note_rows = pa.table(list(zip(*notes)), schema=_arrow_schema())
     return pa.concat_tables([value_rows, note_rows])
+
+
+def _coverage(con, report: Report, placeholder: str, judged_only: bool) -> dict[str, dict]:
+    """Per run of a bucket, what the whole job's checks need (the placeholder query left out): whether it shares
+    a query with the qrels (else its smallest query id); whether a retrieved document is judged (else its
+    smallest document id), as the engine's unjudged-run warning asks; under judged_only, how many judged
+    documents it kept. Read from the bucket's connection after the engine ran, in the engine's own tables.
+
+    The cheap count first, over the judged documents the ranking pass kept; only a run with none there
+    is joined with the qrels whole, as the engine does.
+    """
+    runs = {run_id: table for run_id, table in report.run_tables}
+    other = f"query_id <> {sqlgen.literal(placeholder)}"
+    kept = dict(con.execute(f"SELECT run_id, count(relevance) FILTER (WHERE {other}) FROM {engine.JUDGED_TABLE} "
+                            "GROUP BY run_id").fetchall())
+    found = {}
+    for run_id, table in runs.items():
+        seen = report.runs.get(run_id, RunReport())
+        rows = sqlgen.identifier(table)
+        shared = seen.queries - 1 > seen.run_only_queries
+        matched = bool(kept.get(run_id)) or judged_only or bool(con.execute(
+            f"SELECT EXISTS (SELECT 1 FROM {rows} JOIN {QRELS_TABLE} USING (query_id, doc_id) WHERE {other})"
+        ).fetchall()[0][0])
+        entry = {"shared": shared, "matched": matched}
+        if judged_only:  # the run's table is its judged documents (within depth)
+            entry["judged"] = con.execute(f"SELECT count(*) FROM {rows} WHERE {other}").fetchall()[0][0]
+        if not shared or not matched:
+            entry["query"], entry["doc"] = con.execute(f"SELECT min(query_id), min(doc_id) FROM {rows} "
+                                                       f"WHERE {other}").fetchall()[0]
+        found[run_id] = entry
+    return found
 
 
 class _BucketError(Exception):
@@ -361,16 +453,29 @@ def unfolded(path) -> str:
     return text if scheme is None or scheme.group(1).lower() == "file" else text.replace(":/", "://", 1)
 
 
-def _check_options(missing, duplicates, depth, score_precision, buckets) -> None:
-    """The single-machine checks of the options, before any Spark job."""
+def _check_options(missing, duplicates, depth, score_precision, buckets, ties, judged_only, aggregates,
+                   measures) -> list[str]:
+    """The single-machine checks of the options, before any Spark job; the aggregates asked for, once each."""
     engine._check_choice("missing", missing, engine.MISSING_POLICIES)
     engine._check_choice("score_precision", score_precision, engine.SCORE_PRECISIONS)
+    if depth is not None:
+        depth = whole_number("depth", depth, 1, MAX_DEPTH)
+    if ties != "input":  # 'input' needs the run's rank column, looked for when the runs are read (_rank_column)
+        engine._check_choice("ties", ties, engine.TIE_POLICIES)
+    if ties == "average":
+        engine._check_average(measures, depth)
+        if judged_only:
+            raise EvaluationError("ties='average' does not take judged_only yet; use another ties policy with it")
+    if not isinstance(judged_only, bool):
+        raise EvaluationError(f"judged_only is True or False, got {judged_only!r}")
+    aggregates = [aggregates] if isinstance(aggregates, str) else list(aggregates)
+    for aggregate in aggregates:
+        engine._check_choice("aggregate", aggregate, SPREADS)
     if duplicates not in DUPLICATE_POLICIES:
         raise InputError(f"unknown duplicates policy '{duplicates}' (expected one of: {', '.join(DUPLICATE_POLICIES)})")
-    if depth is not None:
-        whole_number("depth", depth, 1, MAX_DEPTH)
     if buckets is not None:
         whole_number("buckets", buckets, 1, MAX_BUCKETS)
+    return list(dict.fromkeys(aggregates))
 
 
 def _read(spark, source, kind: str):
@@ -452,20 +557,41 @@ def _trec_frame(spark, path: str, kind: str):
                         (~text.rlike(r"^[+-]?[0-9]+$")).alias(LABEL_CUT))
 
 
-def _canonical(frame, label: str, kind: str, mapping: dict, duplicates: str):
-    """The input's columns under the canonical names, ids as text, resolved as sqlrank.evaluate resolves them."""
+def _canonical(frame, label: str, kind: str, mapping: dict, duplicates: str, ties: str = "trec"):
+    """The input's columns under the canonical names, ids as text, resolved as sqlrank.evaluate resolves them;
+    a run's rank column too under ties='input'."""
     functions = _pyspark().sql.functions
     columns = _resolve_columns(frame, label, kind, mapping)
+    if kind == "run" and ties == "input":
+        columns["rank"] = _rank_column(frame, label, mapping)
     selected = [frame[columns[c]].cast("string").alias(c) for c in ("query_id", "doc_id")]
     value = "score" if kind == "run" else "relevance"
     selected.append(frame[columns[value]].alias(value))
-    if "run_id" in columns:
-        selected.append(frame[columns["run_id"]].cast("string").alias("run_id"))
+    for name in ("run_id", "rank"):
+        if name in columns:
+            column = frame[columns[name]]  # a rank as it is: the engine reads and checks it
+            selected.append((column.cast("string") if name == "run_id" else column).alias(name))
     if LABEL_CUT in frame.columns:
         selected.append(frame[LABEL_CUT])
     if duplicates == "first":
         selected.append(functions.monotonically_increasing_id().alias(ORDER))
     return frame.select(*selected)
+
+
+def _rank_column(frame, label: str, mapping: dict) -> str:
+    """ties='input' orders tied documents by the run's own ranks; on one machine a run without a rank column
+    falls back to its row order, which a Spark DataFrame does not have (a shuffle, a union or a join reorders it)."""
+    wanted = mapping.get("rank")
+    found = [name for name in frame.columns if name == wanted or (wanted is None and name.lower() == "rank")]
+    if not found:
+        raise EvaluationError(
+            f"{label}: ties='input' orders equally scored documents by the run's rank column, and this run has "
+            f"{'no column ' + repr(wanted) if wanted else 'none'} (found {', '.join(frame.columns) or 'no columns'}); "
+            "on Spark a DataFrame has no row order to use instead: add a rank column (or map one: "
+            "run_columns={'rank': <name>}), or use another ties policy (trec, docid_asc, optimistic, pessimistic, "
+            "average)")
+    engine._check_choice("ties", "input", engine.TIE_POLICIES)  # a sqlrank without the 'input' policy says so here
+    return found[0]
 
 
 def _resolve_columns(frame, label: str, kind: str, mapping: dict) -> dict[str, str]:
@@ -477,7 +603,7 @@ def _resolve_columns(frame, label: str, kind: str, mapping: dict) -> dict[str, s
 
     import duckdb
 
-    wanted = {k: v for k, v in mapping.items() if k != ("relevance" if kind == "run" else "score")}
+    wanted = {k: v for k, v in mapping.items() if k != "rank"}  # the mapping of this input (kind)
     empty = to_arrow_schema(frame.schema).empty_table()
     with duckdb.connect() as con:
         con.register("spark_schema", empty)
@@ -486,14 +612,14 @@ def _resolve_columns(frame, label: str, kind: str, mapping: dict) -> dict[str, s
     return loaded.columns
 
 
-def _named_runs(spark, run, mapping, duplicates):
+def _named_runs(spark, run, mapping, duplicates, ties):
     """[(run name or None, canonical frame with run_id, label, named by the user)], as sqlrank.evaluate names runs."""
     functions = _pyspark().sql.functions
     runs = []
     for name, source, named in named_runs(run):
         frame, label, text = _read(spark, source, "run")
         found = _input(frame, label, "run", mapping, text)
-        frame = _canonical(frame, label, "run", mapping, duplicates)
+        frame = _canonical(frame, label, "run", mapping, duplicates, ties)
         if "run_id" in frame.columns:
             if named:
                 raise named_twice(label, name)
@@ -541,6 +667,7 @@ def _merge_reports(rows: list[dict], qrels_label: str, sources, run_names, missi
     label_cut = 0
     dropped = {name: 0 for name in run_names}
     seen = {name: RunReport() for name in run_names}
+    tied = {name: [0, 0] for name in run_names}
     for row in rows:
         detail = json.loads(row["detail"])
         if row["kind"] == "qrels":
@@ -554,6 +681,9 @@ def _merge_reports(rows: list[dict], qrels_label: str, sources, run_names, missi
             run.missing_queries += detail["missing"]
             run.run_only_queries += detail["run_only"]
             dropped[row["run_id"]] += detail["dropped"]
+            groups, documents = detail.get("tie_groups") or (0, 0)
+            tied[row["run_id"]][0] += groups
+            tied[row["run_id"]][1] += documents
     if label_cut:  # the qrels' note comes first, as the single-machine reader makes it while loading them
         report.input_notes.insert(0, label_cut_note(qrels_label, label_cut))
     for run in seen.values():
@@ -562,9 +692,54 @@ def _merge_reports(rows: list[dict], qrels_label: str, sources, run_names, missi
     report.run_sources = [(name, label, sum(dropped[n] for n in names)) for (name, label), names
                           in zip(sources, names_by_source)]
     report.runs = {name: run for name, run in seen.items() if run.queries or run.missing_queries}
+    # the tie notice of each run with tie groups, in the engine's order: input by input, a table's runs by run_id
+    report.tie_groups = {name: tuple(tied[name]) for names in names_by_source for name in names if tied[name][0]}
     if not report.runs:
         raise EvaluationError(f"the run has no rows: nothing to evaluate ({', '.join(l for _, l in sources)})")
     return report
+
+
+def _whole_job_checks(rows: list[dict], report: Report, inputs, sources, run_names, ties: str, judged_only: bool,
+                      depth: int | None, allow_disjoint: bool) -> None:
+    """What the engine checks over a whole run, over the whole job, in the engine's order: judged_only leaving a
+    run with nothing, a run sharing no query with the qrels (allow_disjoint), a run with no judged document
+    (a warning). Each bucket says what it saw of its part (_coverage); the examples are the smallest ids, as
+    the engine gives them."""
+    if ties != "trec":  # the notice of tie groups comes with a chosen policy, as on one machine
+        report.ties = ties
+    coverage = {name: {"shared": False, "matched": False, "judged": 0, "query": None, "doc": None}
+                for name in run_names}
+    examples = {"query": None, "doc": None}
+    for row in rows:
+        detail = json.loads(row["detail"])
+        if row["kind"] == "qrels":
+            _smallest(examples, detail["examples"])
+        elif row["kind"] == "run":
+            seen = coverage[row["run_id"]]
+            seen["shared"] |= detail["shared"]
+            seen["matched"] |= detail["matched"]
+            seen["judged"] += detail.get("judged", 0)
+            _smallest(seen, detail)
+    if judged_only:
+        for (_, label), names in zip(sources, _names_by_source(sources, run_names)):
+            if not sum(coverage[name]["judged"] for name in names):
+                raise engine.nothing_judged(label, depth)
+    if not allow_disjoint:
+        for name, run in report.runs.items():
+            if run.queries and not coverage[name]["shared"]:
+                raise engine.disjoint_error(name, run.queries, coverage[name]["query"], examples["query"])
+    columns = {name: None if found.trec_path else found.columns.get("doc_id")
+               for names, found in inputs[1:] for name in names}
+    for name, run in report.runs.items():
+        if coverage[name]["shared"] and not coverage[name]["matched"] and not judged_only:
+            report.warnings.append(engine.unjudged_warning(name, coverage[name]["doc"], examples["doc"], columns[name]))
+
+
+def _smallest(found: dict, seen: dict) -> None:
+    """found's query and doc examples lowered to seen's where those are smaller (None: none seen)."""
+    for key in ("query", "doc"):
+        if seen.get(key) is not None and (found[key] is None or seen[key] < found[key]):
+            found[key] = seen[key]
 
 
 def _bucket_error(error, qrels_label: str, sources, run_names, buckets: int) -> SqlrankError:
