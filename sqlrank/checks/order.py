@@ -1,0 +1,47 @@
+"""ties='input': the run's own order must be an order, checked once its reader has kept it.
+
+The reader keeps it as the input_rank column (readers.base.keeps_order): a TREC run's rank
+field, a table's rank column, or the row number. Every row needs a finite rank, and no two
+documents of one query (of one run) may share one: they would have no order between them,
+and the policy that asks for the input's order has no rule to guess one.
+"""
+
+from __future__ import annotations
+
+from .. import sqlgen
+from ..errors import EvaluationError, InputError, shorten
+
+INPUT_RANK = "input_rank"  # readers.base.INPUT_RANK (checks do not import the readers)
+
+
+def check_order(con, loaded) -> None:
+    """Refuse a run whose input_rank is missing, not a finite number, or given twice within a query."""
+    table = sqlgen.identifier(loaded.table)
+    columns = [row[0] for row in con.execute(f"DESCRIBE {table}").fetchall()]
+    if INPUT_RANK not in columns:  # loaded before ties='input' was asked for: its order is gone
+        raise EvaluationError(f"{loaded.label}: was read without its order, which ties='input' needs; "
+                              "pass the file or table itself")
+    runs = "run_id, " if "run_id" in columns else ""
+    where = f"{loaded.label}: ties='input' orders the run by {loaded.order or 'its rank column'}"
+    bad = con.execute(f"SELECT {runs}query_id, doc_id, {INPUT_RANK} FROM {table} "
+                      f"WHERE {INPUT_RANK} IS NULL OR NOT isfinite({INPUT_RANK}) LIMIT 1").fetchone()
+    if bad is not None:
+        *run, query_id, doc_id, rank = bad
+        found = "no number" if rank is None else f"{rank}"
+        raise InputError(f"{where}, but {_run(run)}query '{shorten(query_id)}', document '{shorten(doc_id)}' has "
+                         f"{found} there; give every document a finite rank, or choose another ties policy")
+    shared = con.execute(
+        f"SELECT {runs}query_id, {INPUT_RANK}, count(*), list(doc_id ORDER BY doc_id)[1:2] FROM {table} "
+        f"GROUP BY ALL HAVING count(*) > 1 ORDER BY ALL LIMIT 1").fetchone()
+    if shared is not None:
+        *run, query_id, rank, count, documents = shared
+        shown = " and ".join(f"'{shorten(doc)}'" for doc in documents)
+        raise InputError(f"{where}, but {_run(run)}query '{shorten(query_id)}' gives the rank {rank:g} to {count} "
+                         f"documents ({shown}{', ...' if count > 2 else ''}), which then have no order; give each "
+                         "document of a query its own rank, or choose another ties policy (ties='trec' orders by "
+                         "score, then doc id)")
+
+
+def _run(run: list) -> str:
+    """`run 'x', ` for a table holding several runs (its run_id), nothing otherwise."""
+    return f"run '{shorten(run[0])}', " if run else ""
