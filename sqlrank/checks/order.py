@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .. import sqlgen
 from ..errors import EvaluationError, InputError, shorten
+from . import messages
 
 INPUT_RANK = "input_rank"  # readers.base.INPUT_RANK (checks do not import the readers)
 
@@ -22,24 +23,22 @@ def check_order(con, loaded) -> None:
         raise EvaluationError(f"{loaded.label}: was read without its order, which ties='input' needs; "
                               "pass the file or table itself")
     runs = "run_id, " if "run_id" in columns else ""
-    where = f"{loaded.label}: ties='input' orders the run by {loaded.order or 'its rank column'}"
+    said = {"input": loaded.label, "policy": "ties='input'", "order": loaded.order or "its rank column"}
     bad = con.execute(f"SELECT {runs}query_id, doc_id, {INPUT_RANK} FROM {table} "
                       f"WHERE {INPUT_RANK} IS NULL OR NOT isfinite({INPUT_RANK}) LIMIT 1").fetchone()
     if bad is not None:
         *run, query_id, doc_id, rank = bad
-        found = "no number" if rank is None else f"{rank}"
-        raise InputError(f"{where}, but {_run(run)}query '{shorten(query_id)}', document '{shorten(doc_id)}' has "
-                         f"{found} there; give every document a finite rank, or choose another ties policy")
+        raise InputError(messages.render(messages.INPUT_RANK_MISSING, **said, run=_run(run),
+                                         query_id=shorten(query_id), doc_id=shorten(doc_id),
+                                         found="no number" if rank is None else f"the rank {rank}"))
     shared = con.execute(
-        f"SELECT {runs}query_id, {INPUT_RANK}, count(*), list(doc_id ORDER BY doc_id)[1:2] FROM {table} "
+        f"SELECT {runs}query_id, {INPUT_RANK}, count(*), min(doc_id) FROM {table} "
         f"GROUP BY ALL HAVING count(*) > 1 ORDER BY ALL LIMIT 1").fetchone()
     if shared is not None:
-        *run, query_id, rank, count, documents = shared
-        shown = " and ".join(f"'{shorten(doc)}'" for doc in documents)
-        raise InputError(f"{where}, but {_run(run)}query '{shorten(query_id)}' gives the rank {rank:g} to {count} "
-                         f"documents ({shown}{', ...' if count > 2 else ''}), which then have no order; give each "
-                         "document of a query its own rank, or choose another ties policy (ties='trec' orders by "
-                         "score, then doc id)")
+        *run, query_id, rank, count, doc_id = shared
+        raise InputError(messages.render(messages.INPUT_RANK_SHARED, **said, run=_run(run),
+                                         query_id=shorten(query_id), rank=f"{rank:g}", count=count,
+                                         doc_id=shorten(doc_id)))
 
 
 def _run(run: list) -> str:
