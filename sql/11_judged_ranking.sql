@@ -89,7 +89,7 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
         -- ranking's last rank back onto the kept rows (docs/performance.md#the-ranking-pass)
         SELECT COLUMNS('^((?i:run_id)|query_id)$'), count(*) AS retrieved
         FROM sqlrank.run_rows(run_table)
-        WHERE ((depth IS NULL OR depth > 32) AND ties = 'trec') OR ties IN ('docid_asc', 'input')
+        WHERE (depth IS NULL OR depth > 32) AND ties = 'trec'
         GROUP BY ALL
     ),
     full_ranking AS (
@@ -142,11 +142,19 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
           AND (depth IS NULL OR rank <= depth)
           AND sqlrank.choice(score_precision, ['double', 'float32'], 'score_precision') IS NOT NULL
     ),
+    ordered_counts AS (
+        -- retrieved_counts for this plan: one shared CTE would make DuckDB compute trec's once
+        -- into a temporary result (a common subplan), which trec's plan did not do before
+        SELECT COLUMNS('^((?i:run_id)|query_id)$'), count(*) AS retrieved
+        FROM sqlrank.run_rows(run_table)
+        WHERE ties IN ('docid_asc', 'input')
+        GROUP BY ALL
+    ),
     ordered_ranking AS (
         SELECT
             * EXCLUDE (retrieved),
             CASE WHEN depth IS NULL THEN retrieved ELSE least(retrieved, depth) END AS num_ret
-        FROM ordered_ranks NATURAL JOIN retrieved_counts
+        FROM ordered_ranks NATURAL JOIN ordered_counts
     ),
     policy_ranked AS (
         SELECT

@@ -36,8 +36,9 @@ def check_order(con, loaded) -> None:
         f"GROUP BY ALL HAVING count(*) > 1 ORDER BY ALL LIMIT 1").fetchone()
     if shared is not None:
         *run, query_id, rank, count, doc_id = shared
+        shown = f"{int(rank)}" if rank.is_integer() else f"{rank}"  # 3, not 3.0: the rank as a file writes it
         raise InputError(messages.render(messages.INPUT_RANK_SHARED, **said, run=_run(run),
-                                         query_id=shorten(query_id), rank=f"{rank:g}", count=count,
+                                         query_id=shorten(query_id), rank=shown, count=count,
                                          doc_id=shorten(doc_id)))
 
 
