@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-POLICIES = ("trec", "docid_asc", "optimistic", "pessimistic", "average")
+POLICIES = ("trec", "docid_asc", "optimistic", "pessimistic", "average", "input")
 
 
 def cpu_seconds() -> float:

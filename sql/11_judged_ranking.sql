@@ -28,12 +28,15 @@
 -- ties decides the order of documents with equal scores (docs/tie-policies.md):
 --   trec         doc id descending (trec_eval; the default)
 --   docid_asc    doc id ascending (ir_measures' msmarco provider)
+--   input        the run's own order, its input_rank column ascending (a TREC run's rank field, a
+--                table's rank column, else its row number: the readers keep it only when asked);
+--                scores are not read, and ranks given twice are the readers' (or the shell's) error
 --   optimistic   the higher label first, pessimistic the lower label first; unjudged
 --                documents and negative labels count as one class below label 0, and
 --                documents of one class keep trec's order (doc id descending)
 --   average      not ranked here: sqlrank.tie_groups keeps the tie groups instead
 --
--- Three plans, one result; the depth and ties pick one and DuckDB drops the others (their
+-- Four plans, one result; the depth and ties pick one and DuckDB drops the others (their
 -- input is filtered by a constant that folds to false):
 --   full_ranking  depth NULL or > 32: one window numbers every document
 --                 (sqlrank.ranked), reading the run directly: nothing between
@@ -50,9 +53,11 @@
 --                 `depth` (score, doc_id) pairs, so the run is never sorted;
 --                 only those few rows are then joined with the judgments.
 --                 Past a few dozen the heap costs more than the sort.
---   policy_ranking   ties other than trec: the judgments are joined to every document
---                 first (optimistic and pessimistic order by label), then one window
---                 numbers the documents in the policy's order.
+--   ordered_ranking  docid_asc and input: full_ranking with the policy's order in the window
+--                 (no label is needed to order, so the judged documents are marked after
+--                 it, and num_ret counted by retrieved_counts, exactly as for trec).
+--   policy_ranking   optimistic and pessimistic: the judgments are joined to every document
+--                 first (they order by label), then one window numbers the documents.
 -- (The measurements behind both: docs/performance.md#the-ranking-pass.)
 -- max(struct, n) compares (score, doc_id) field by field and lists the best
 -- first: score descending, equal scores by doc_id descending, exactly the
@@ -113,6 +118,44 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
             least(num_ret, depth) AS num_ret
         FROM best_per_ranking
     ),
+    ordered_ranks AS (
+        -- marked as in marked_ranks; each window reads the run directly, as sqlrank.ranked's does
+        SELECT COLUMNS('^((?i:run_id)|query_id|doc_id|rank)$')
+        FROM (
+            SELECT *, ROW_NUMBER() OVER (
+                PARTITION BY CASE WHEN one_run THEN query_id ELSE concat_ws(chr(0), *COLUMNS('^(run_id|query_id)$')) END
+                ORDER BY sqlrank.ranking_score(score, score_precision) DESC, doc_id ASC) AS rank
+            FROM sqlrank.run_rows(run_table)
+            WHERE ties = 'docid_asc'
+            UNION ALL BY NAME
+            SELECT *, ROW_NUMBER() OVER (
+                PARTITION BY CASE WHEN one_run THEN query_id ELSE concat_ws(chr(0), *COLUMNS('^(run_id|query_id)$')) END
+                ORDER BY given_rank ASC) AS rank
+            FROM (
+                -- input_rank when the run has it; binds (all NULL) when it has not, for the other policies
+                SELECT COLUMNS('^(run_id|query_id|doc_id)$'), coalesce(*COLUMNS('^(input_rank|sqlrank_absent)$')) AS given_rank
+                FROM (SELECT *, NULL AS sqlrank_absent FROM sqlrank.run_rows(run_table)) AS run
+            ) AS given
+            WHERE ties = 'input'
+        ) AS ordered
+        WHERE (rank = 1 OR hash(query_id, doc_id) IN (SELECT hash(query_id, doc_id) FROM sqlrank_judgment))
+          AND (depth IS NULL OR rank <= depth)
+          AND sqlrank.choice(score_precision, ['double', 'float32'], 'score_precision') IS NOT NULL
+    ),
+    ordered_counts AS (
+        -- retrieved_counts for this plan: one shared CTE would make DuckDB compute trec's once
+        -- into a temporary result (a common subplan), which trec's plan did not do before
+        SELECT COLUMNS('^((?i:run_id)|query_id)$'), count(*) AS retrieved
+        FROM sqlrank.run_rows(run_table)
+        WHERE ties IN ('docid_asc', 'input')
+        GROUP BY ALL
+    ),
+    ordered_ranking AS (
+        SELECT
+            * EXCLUDE (retrieved),
+            CASE WHEN depth IS NULL THEN retrieved ELSE least(retrieved, depth) END AS num_ret
+        FROM ordered_ranks NATURAL JOIN ordered_counts
+    ),
     policy_ranked AS (
         SELECT
             COLUMNS('^(run_id|query_id|doc_id)$'),
@@ -124,15 +167,14 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
             FROM sqlrank.run_rows(run_table) AS run
             LEFT JOIN sqlrank_judgment AS judgment
                 ON run.query_id = judgment.query_id AND run.doc_id = judgment.doc_id
-            WHERE sqlrank.choice(ties, ['trec', 'docid_asc', 'optimistic', 'pessimistic', 'average'],
-                                 'ties') NOT IN ('trec', 'average')
+            WHERE sqlrank.choice(ties, ['trec', 'docid_asc', 'optimistic', 'pessimistic', 'average', 'input'],
+                                 'ties') IN ('optimistic', 'pessimistic')
               AND sqlrank.choice(score_precision, ['double', 'float32'], 'score_precision') IS NOT NULL
         ) AS policy_input
         WINDOW policy AS (
             PARTITION BY CASE WHEN one_run THEN query_id ELSE concat_ws(chr(0), *COLUMNS('^(run_id|query_id)$')) END
             ORDER BY sqlrank.ranking_score(score, score_precision) DESC,
                      sqlrank.tie_key(relevance, ties) ASC,
-                     CASE WHEN ties = 'docid_asc' THEN doc_id END ASC,
                      doc_id DESC
         )
     ),
@@ -146,9 +188,11 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
         UNION ALL BY NAME
         SELECT COLUMNS('^((?i:run_id)|query_id|doc_id|rank|num_ret)$') FROM top_ranked
         UNION ALL BY NAME
+        SELECT COLUMNS('^((?i:run_id)|query_id|doc_id|rank|num_ret)$') FROM ordered_ranking
+        UNION ALL BY NAME
         SELECT COLUMNS('^((?i:run_id)|query_id|doc_id|rank|num_ret)$') FROM policy_ranking
     )
-    -- either plan's few kept documents, joined with the judgments on the ids themselves:
+    -- any plan's few kept documents, joined with the judgments on the ids themselves:
     -- the judged ones keep their label, the others only as rank 1 (and a document the
     -- full plan kept for a mere hash collision goes)
     SELECT kept.* EXCLUDE (rank, num_ret), judgment.relevance, kept.rank, kept.num_ret

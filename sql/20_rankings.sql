@@ -101,14 +101,18 @@ WITH sqlrank_qrels_input AS NOT MATERIALIZED (
     SELECT * FROM query(sqlrank.qrels_input_sql(qrels_table, qrels_columns))
 ),
 sqlrank_run_input AS NOT MATERIALIZED (
-    SELECT * FROM query(sqlrank.run_input_sql(run_table, run_columns))
+    SELECT * FROM query(sqlrank.run_input_sql(run_table, run_columns, ties := ties))
 ),
 -- judged_only (trec_eval -J): the run's judged documents only (sqlrank.judged_run, which applies depth);
--- a constant, so DuckDB drops the branch not taken
+-- a constant, so DuckDB drops the branch not taken. Its depth cuts the ranking by score, which
+-- ties := 'input' does not read: that pair is refused
 sqlrank_judged_only_run AS (
     SELECT * FROM sqlrank.judged_run('sqlrank_qrels_input', 'sqlrank_run_input', depth := sqlrank.valid_depth(depth),
                                      score_precision := score_precision)
     WHERE judged_only
+      AND (depth IS NULL OR ties <> 'input'
+           OR error('sqlrank: ties := ''input'' does not take judged_only with a depth yet (the depth would cut '
+                    || 'the ranking by score); leave one of them out'))
 ),
 sqlrank_judged_ranking AS MATERIALIZED (
     SELECT * FROM sqlrank.judged_ranking('sqlrank_qrels_input', 'sqlrank_run_input',

@@ -155,7 +155,8 @@ def eval_command(
     ties: Annotated[Ties, typer.Option(
         "--ties", case_sensitive=False,
         help="order of equally scored documents: doc id descending (trec_eval), ascending, higher / lower labels "
-             "first, or each measure's mean over every order (docs/tie-policies.md)")] = Ties.trec,
+             "first, each measure's mean over every order, or the run's own order (rank column, else row order; "
+             "scores not read) (docs/tie-policies.md)")] = Ties.trec,
     query_col: QueryColOption = None,
     doc_col: DocColOption = None,
     score_col: ScoreColOption = None,

@@ -27,11 +27,13 @@ import duckdb
 
 from . import sqlgen
 from .checks.gains import exponential_measures, refuse_overflowing_gains
+from .checks.order import check_order
 from .errors import EvaluationError, MeasureError, SqlrankError, first_line, out_of_memory, shorten
 from .limits import MAX_DEPTH, whole_number
 from .macros import connect, install
 from .measures import Measure, TextMeasure, parse_labelled
 from .readers import QRELS_TABLE, load_inputs
+from .readers.base import INPUT_RANK
 from .readers.files import check_unchanged
 from .registry import REGISTRY, SPREADS
 from .result import Report, Result, RunReport
@@ -40,7 +42,7 @@ MISSING_POLICIES = ("zero", "skip", "error")
 NAMES = ("asked", "canonical")  # what the measure column calls a measure (evaluate's `names`)
 SCORE_PRECISIONS = ("double", "float32")
 # how documents of equal score are ordered (docs/tie-policies.md); sql/11_judged_ranking.sql orders them
-TIE_POLICIES = ("trec", "docid_asc", "optimistic", "pessimistic", "average")
+TIE_POLICIES = ("trec", "docid_asc", "optimistic", "pessimistic", "average", "input")
 JUDGED_TABLE = "sqlrank_judged"
 
 
@@ -101,8 +103,10 @@ def evaluate(
         (`map` stays `map`; `P.5,10` gives P_5 and P_10); `result.canonical(name)`
         gives the canonical name either way.
     ties: the order of documents with equal scores: "trec" (doc id descending, trec_eval),
-        "docid_asc", "optimistic" / "pessimistic" (higher / lower labels first), or "average"
-        (each measure's expected value over the orderings of every tie group); docs/tie-policies.md.
+        "docid_asc", "optimistic" / "pessimistic" (higher / lower labels first), "average"
+        (each measure's expected value over the orderings of every tie group), or "input" (the run's
+        own order, scores not read: a TREC run's rank field, a `rank` column, else the row order of a
+        file or DataFrame; a DuckDB relation needs a rank column); docs/tie-policies.md.
     query_col, doc_col, score_col, relevance_col: the input's column names, when
         they are not the canonical ones or a common spelling (qid, docno, label, ...); for both inputs.
     run_col: the run's column naming the system of each row (a long table of several runs, e.g.
@@ -139,6 +143,11 @@ def evaluate(
     columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col},
                "qrels": column_mapping("qrels", qrels_columns),
                "run": ({"run_id": run_col} if run_col else {}) | column_mapping("run", run_columns)}
+    if ties == "input":
+        if judged_only and depth is not None:
+            raise EvaluationError("ties='input' does not take judged_only with a depth yet (the depth would cut the "
+                                  "ranking by score); leave one of them out")
+        columns["run"][INPUT_RANK] = None  # asks the run's reader to keep its order (readers.base.keeps_order)
     with _using(connection):  # first: a second thread is told so before it touches the busy connection
         if connection is not None:
             _check_connection(connection)
@@ -156,6 +165,8 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
     try:
         report = load_inputs(con, qrels, run, columns.pop(""), duplicates, missing, depth, own=columns)
         refuse_overflowing_gains(con, QRELS_TABLE, report.qrels_label, exponential_measures(parsed))
+        if ties == "input":
+            _check_orders(con, report)
         if judged_only:  # each run becomes its judged documents (depth applied): the pass below cuts nothing more
             _keep_judged(con, report, depth, score_precision)
             depth = None
@@ -171,7 +182,7 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
             con.execute(sqlgen.insert_by_name(JUDGED_TABLE, f"SELECT {sqlgen.literal(run_id)} AS run_id, "
                                               "CAST(NULL AS VARCHAR) AS query_id, 1 AS rank, 0 AS num_ret"))
         _report_coverage(con, report)
-        if ties != "trec":  # trec's output and cost stay what they were: the notice comes with a chosen policy
+        if ties not in ("trec", "input"):  # trec's output and cost stay what they were; input has no ties
             report.ties = ties
             report.tie_groups = tie_groups(con, report.run_tables, score_precision)
         if not allow_disjoint:
@@ -208,6 +219,13 @@ def _spread(con, table, labels: list[str], runs: list[str], aggregates: list[str
             f"list_position({asked}, aggregate)").to_arrow_table()
     finally:
         con.unregister("sqlrank_result_rows")
+
+
+def _check_orders(con, report: Report) -> None:
+    """ties='input': each run's order checked (a finite rank for every row, none given twice in a query), and said."""
+    for loaded in report.run_inputs:
+        check_order(con, loaded)
+        report.input_notes.append(f"{loaded.label}: ranked by {loaded.order}, not by score (ties='input')")
 
 
 def _keep_judged(con, report: Report, depth: int | None, score_precision: str) -> None:

@@ -100,7 +100,7 @@ CREATE OR REPLACE MACRO sqlrank.trec_lines(path) AS TABLE
                   compression = 'auto')
     WHERE {data_line};
 
--- a TREC run (qid Q0 docno rank score tag) -> (query_id, doc_id, score); a line that is not one is an error
+-- a TREC run (qid Q0 docno rank score tag) -> (query_id, doc_id, score, rank); a line that is not one is an error
 CREATE OR REPLACE MACRO sqlrank.read_trec_run(path) AS TABLE
     SELECT
         fields[1] AS query_id,
@@ -120,7 +120,9 @@ CREATE OR REPLACE MACRO sqlrank.read_trec_run(path) AS TABLE
             WHEN isnan(TRY_CAST(fields[5] AS DOUBLE)) THEN {_error(messages.TREC_NAN_SCORE, where="path",
                                                                   line="shown")}
             ELSE TRY_CAST(fields[5] AS DOUBLE)
-        END AS score
+        END AS score,
+        -- the rank field, which only ties := 'input' reads (NULL when it is no number: that policy says so)
+        CASE WHEN NOT contains(fields[4], '_') THEN TRY_CAST(fields[4] AS DOUBLE) END AS rank
     FROM sqlrank.trec_lines(path);
 
 -- TREC qrels (qid iter docno relevance) -> (query_id, doc_id, relevance); labels read as trec_eval's atol
@@ -167,6 +169,7 @@ CREATE OR REPLACE MACRO sqlrank.trec_path(name) AS
     NOT regexp_matches(name, '""" + DUCKDB_PATH + """', 'i')
     AND (regexp_matches(name, '""" + TREC_PATH + """', 'i') OR contains(name, '/') OR contains(name, '\\'));
 """]
+    statements.append(ordered_run_sql(pick, source))
     for kind, value, _ in KINDS:
         # a run keeps its run_id column, if any (sqlrank_absent stands in, so that the pattern always matches)
         run_id = "'COLUMNS(''^((?i:run_id)|sqlrank_absent)$''), ' || " if kind == "run" else ""
@@ -176,11 +179,19 @@ CREATE OR REPLACE MACRO sqlrank.trec_path(name) AS
         counts = " || ', ' || ".join(f"{count.format(canonical=sqlgen.literal(c))} || ' AS {c}'"
                                      for c in ("query_id", "doc_id", value))
         missing = " ".join(f"WHEN {c} THEN ''{c}''" for c in ("query_id", "doc_id", value))
+        reader = f"'SELECT *{absent} FROM sqlrank.read_trec_{kind}(' || sqlrank.sql_literal(name) || ')'"
+        table = f"'SELECT ' || {run_id}{columns} || {source}"
+        parameters = "name, columns"
+        if kind == "run":  # the rank field is read under ties := 'input' only (sqlrank.ordered_run_sql)
+            reader = "CASE WHEN ties = 'input' THEN sqlrank.ordered_run_sql(name, columns) ELSE " + \
+                     reader.replace("SELECT *", "SELECT * EXCLUDE (rank)") + " END"
+            table = "CASE WHEN ties = 'input' THEN sqlrank.ordered_run_sql(name, columns) ELSE " + table + " END"
+            parameters = "name, columns, ties := 'trec'"
         statements.append(f"""
 -- the SQL reading a {kind} named `name` as ([run_id,] query_id, doc_id, {value})
-CREATE OR REPLACE MACRO sqlrank.{kind}_input_sql(name, columns) AS
-    CASE WHEN sqlrank.trec_path(name) THEN 'SELECT *{absent} FROM sqlrank.read_trec_{kind}(' || sqlrank.sql_literal(name) || ')'
-         ELSE 'SELECT ' || {run_id}{columns} || {source} END;
+CREATE OR REPLACE MACRO sqlrank.{kind}_input_sql({parameters}) AS
+    CASE WHEN sqlrank.trec_path(name) THEN {reader}
+         ELSE {table} END;
 
 -- the SQL of one row: the first canonical column the {kind} lacks (NULL: none) and the columns it has
 CREATE OR REPLACE MACRO sqlrank.{kind}_columns_sql(name, columns) AS
@@ -190,6 +201,48 @@ CREATE OR REPLACE MACRO sqlrank.{kind}_columns_sql(name, columns) AS
               || 'AS found' || {source} || ' LIMIT 1)' END;
 """)
     return "".join(statements)
+
+
+def ordered_run_sql(pick: str, source: str) -> str:
+    """sqlrank.ordered_run_sql(name, columns): the SQL reading a run under ties := 'input', its order checked.
+
+    The order is the rank a run gives each document, as input_rank: a TREC file's rank field, else the
+    table's column `rank` (or the one `columns` maps to rank). A SQL table has no row order, so there is
+    no other; a row without a finite rank, or two documents of a query at one rank, stop the query with
+    the Python door's words (checks/order.py).
+    """
+    said = {"input": "name", "policy": sqlgen.literal("ties := 'input'"),
+            "order": sqlgen.literal("its rank (a TREC run's 4th field, or the column 'rank' or the one run_columns "
+                                    "maps to rank: a SQL table has no row order)"),
+            "run": "''", "query_id": "query_id", "doc_id": "doc_id"}
+    found = "CASE WHEN input_rank IS NULL THEN 'no number' ELSE 'the rank ' || CAST(input_rank AS VARCHAR) END"
+    columns = " || ', ' || ".join(pick.format(canonical=sqlgen.literal(c), name=c)
+                                  for c in ("query_id", "doc_id", "score"))
+    rank = pick.format(canonical="'rank'", name="input_rank")
+    table = f"'SELECT COLUMNS(''^((?i:run_id)|sqlrank_absent)$''), ' || {columns} || ', ' || {rank} || {source}"
+    reader = ("'SELECT * EXCLUDE (rank), rank AS input_rank, NULL AS sqlrank_absent FROM sqlrank.read_trec_run(' "
+              "|| sqlrank.sql_literal(name) || ')'")
+    # the documents of one query (of one run) at one rank
+    copies = "count(*) OVER (PARTITION BY sqlrank_run_key, query_id, input_rank)"
+    run_key = "concat_ws(chr(0), *COLUMNS(''^((?i:run_id)|sqlrank_absent)$'')) AS sqlrank_run_key"
+    return f"""
+-- true for a row of a run under ties := 'input' with a rank of its own; an error otherwise
+CREATE OR REPLACE MACRO sqlrank.input_rank_ok(input_rank, copies, query_id, doc_id, name) AS
+    CASE
+        WHEN input_rank IS NULL OR NOT isfinite(input_rank)
+            THEN {_error(messages.INPUT_RANK_MISSING, **said, found=found)}
+        WHEN copies > 1 THEN {_error(messages.INPUT_RANK_SHARED, **said, rank="input_rank", count="copies")}
+        ELSE true
+    END;
+
+-- the SQL reading a run named `name` in its own order (ties := 'input'), as ([run_id,] query_id, doc_id, score,
+-- input_rank), each row's rank checked
+CREATE OR REPLACE MACRO sqlrank.ordered_run_sql(name, columns) AS
+    'SELECT * EXCLUDE (sqlrank_run_key) FROM (SELECT *, {run_key} FROM ('
+    || CASE WHEN sqlrank.trec_path(name) THEN {reader} ELSE {table} END
+    || ') AS sqlrank_read) AS sqlrank_ordered QUALIFY sqlrank.input_rank_ok(input_rank, {copies}, query_id, doc_id, '
+    || sqlrank.sql_literal(name) || ')';
+"""
 
 
 def problem_sql() -> str:

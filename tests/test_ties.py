@@ -228,10 +228,13 @@ def test_the_shell_macros_accept_exactly_the_python_policies():
     """The policies are declared in Python (TIE_POLICIES); the shell's macros check the same words."""
     con = sqlrank.connect()
     con.execute("CREATE TABLE qrels AS SELECT 'q' AS query_id, 'a' AS doc_id, 1 AS relevance")
-    con.execute("CREATE TABLE run AS SELECT 'q' AS query_id, unnest(['a', 'b']) AS doc_id, 1.0 AS score")
+    # a rank column, which only ties := 'input' reads (b first)
+    con.execute("CREATE TABLE run AS SELECT 'q' AS query_id, unnest(['a', 'b']) AS doc_id, 1.0 AS score, "
+                "unnest([2, 1]) AS rank")
     values = {ties: con.execute("SELECT value FROM sqlrank.rr('qrels', 'run', ties := ?)", [ties]).fetchone()[0]
               for ties in TIE_POLICIES}
-    assert values == {"trec": 0.5, "docid_asc": 1.0, "optimistic": 1.0, "pessimistic": 0.5, "average": 0.75}
+    assert values == {"trec": 0.5, "docid_asc": 1.0, "optimistic": 1.0, "pessimistic": 0.5, "average": 0.75,
+                      "input": 0.5}
     with pytest.raises(duckdb.Error, match="sqlrank: unknown ties 'bogus'"):
         con.execute("SELECT * FROM sqlrank.rr('qrels', 'run', ties := 'bogus')").fetchall()
     with pytest.raises(duckdb.Error, match="not defined yet for bpref"):

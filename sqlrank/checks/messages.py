@@ -48,3 +48,11 @@ BAD_DEPTH = "depth must be a whole number >= 1, got {value}"
 def render(template: str, **fields) -> str:
     """The message of `template` with its fields filled in (the Python door)."""
     return template.format(**fields)
+
+# ---------------------------------------------------------------- ties='input': the run's own order (checks/order.py, the shell)
+# {policy}: how the door spells the option; {order}: where the door took the order from
+INPUT_RANK_MISSING = ("{input}: {policy} orders the run by {order}, but {run}query '{query_id}', document '{doc_id}' "
+                      "has {found} there; give every document a finite rank, or choose another ties policy")
+INPUT_RANK_SHARED = ("{input}: {policy} orders the run by {order}, but {run}query '{query_id}' gives the rank {rank} "
+                     "to {count} documents (e.g. '{doc_id}'), which then have no order; give each document of a query "
+                     "its own rank, or choose another ties policy (trec orders by score, then doc id)")

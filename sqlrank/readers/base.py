@@ -3,7 +3,7 @@
 A reader turns one kind of input into a canonical table or view in the
 connection:
 
-    run   (query_id VARCHAR, doc_id VARCHAR, score DOUBLE [, run_id VARCHAR])
+    run   (query_id VARCHAR, doc_id VARCHAR, score DOUBLE [, run_id VARCHAR] [, input_rank DOUBLE])
     qrels (query_id VARCHAR, doc_id VARCHAR, relevance DOUBLE)
 
 and hands it, as a Loaded record, to the checks (sqlrank.checks.validate),
@@ -28,6 +28,17 @@ QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 
 def canonical_columns(kind: str) -> tuple[str, ...]:
     return RUN_COLUMNS if kind == "run" else QRELS_COLUMNS
+
+
+# ties='input': the run's own order, read only when asked for (the key present in a reader's `columns`):
+# a column input_rank, lowest first, from a TREC file's rank field or a table's `rank` column (any case),
+# else the row's place in the input's row order (its row number, from 1)
+INPUT_RANK = "input_rank"
+
+
+def keeps_order(columns: dict) -> bool:
+    """Whether a reader is asked to keep the run's order (ties='input') as an input_rank column."""
+    return INPUT_RANK in columns
 
 
 @dataclass(frozen=True)
@@ -83,6 +94,8 @@ class Loaded:
     in_place: bool = False
     # the file as it was before it was read (files.identity), to tell whether later reads read the same
     identity: tuple | None = None
+    # ties='input': where the input_rank column came from, in a sentence ("its column 'rank'", "its row order")
+    order: str | None = None
 
 
 def create(con, loaded: Loaded, kind: str, select: str, materialize: bool) -> None:

@@ -14,7 +14,7 @@ import duckdb
 from .. import sqlgen
 from ..errors import InputError, first_line
 from . import tables
-from .base import Loaded, Reader
+from .base import Loaded, Reader, keeps_order
 
 EXPLAIN = tables.explainer()
 
@@ -30,9 +30,24 @@ def accepts(source) -> bool:
     return isinstance(source, duckdb.DuckDBPyRelation) or module.startswith(("polars", "pandas", "pyarrow"))
 
 
+def unordered(source) -> str | None:
+    """What an object without a row order of its own is, for ties='input' (None: it has one).
+
+    A DuckDB relation is a query, whose rows come in no defined order without an ORDER BY; a pyarrow
+    Dataset is scanned from its files in parallel. pandas, polars and pyarrow tables (and a
+    RecordBatchReader, read whole in its stream's order) keep their rows in order.
+    """
+    if isinstance(source, duckdb.DuckDBPyRelation):
+        return "a DuckDB relation (a query, whose rows have no order without ORDER BY)"
+    if type(source).__module__.startswith("pyarrow") and "Dataset" in type(source).__name__:
+        return "a pyarrow Dataset (scanned from its files in parallel)"
+    return None
+
+
 def read(con, source, table: str, kind: str, columns: dict, label: str | None = None) -> Loaded:
     label = label or label_of(source, kind)
     data_name = table + "_data"
+    without_order = unordered(source)
     try:
         if isinstance(source, duckdb.DuckDBPyRelation):
             source = source.to_arrow_table() if hasattr(source, "to_arrow_table") else source.arrow()
@@ -46,6 +61,11 @@ def read(con, source, table: str, kind: str, columns: dict, label: str | None = 
         tables.refuse_duplicate_names(label, [str(name) for name in names])
         con.register(data_name, source)
         found = tables.describe(con, sqlgen.identifier(data_name))
+        if kind == "run" and keeps_order(columns) and without_order and \
+                tables.rank_column([name for name, _ in found]) is None:
+            raise InputError(f"{label}: ties='input' takes the run's own order, but this is {without_order} and "
+                             "has no rank column; add a column 'rank' (lowest first), pass a pandas, polars or "
+                             "pyarrow table in its order, or choose another ties policy")
     except InputError:
         raise
     except Exception as error:  # pandas, pyarrow, polars and DuckDB each have their own: all mean "unreadable"

@@ -11,7 +11,7 @@ import numbers
 from ..checks import value_column
 from ..errors import InputError
 from . import frames, tables
-from .base import Loaded, Reader
+from .base import INPUT_RANK, Loaded, Reader, keeps_order
 
 
 def read(con, source: dict, table: str, kind: str, columns: dict) -> Loaded:
@@ -39,7 +39,9 @@ def read(con, source: dict, table: str, kind: str, columns: dict) -> Loaded:
             values.append(float(value))
     arrow = pa.table({"query_id": pa.array(qids, pa.string()), "doc_id": pa.array(dids, pa.string()),
                       value_name: pa.array(values, pa.float64())})
-    return frames.read(con, arrow, table, kind, {}, label=label)
+    # the dict's own order (insertion order, as ranx's Run keeps it) when ties='input' asks for it
+    order = {INPUT_RANK: None} if keeps_order(columns) else {}
+    return frames.read(con, arrow, table, kind, order, label=label)
 
 
 READER = Reader("table", read, accepts=lambda source: isinstance(source, dict))

@@ -22,7 +22,7 @@ from .. import checks, sqlgen
 from ..checks import messages
 from ..errors import InputError, SqlrankError, first_line, shorten
 from . import files
-from .base import Explain, Loaded, canonical_columns, create
+from .base import INPUT_RANK, Explain, Loaded, canonical_columns, create, keeps_order
 
 # common spellings of the canonical columns in the wild (ir_measures, ranx, pandas users)
 _COLUMN_SYNONYMS = {
@@ -100,8 +100,31 @@ def canonical_select(found: list[tuple[str, str]], kind: str, columns: dict, loa
     if kind == "run" and run_column is not None:
         loaded.columns["run_id"] = run_column
         parts.append(f"CAST({sqlgen.identifier(run_column)} AS VARCHAR) AS run_id")
+    if kind == "run" and keeps_order(columns):
+        parts.append(_order_select(found, loaded))
     loaded.other_columns = [name for name in names if name not in loaded.columns.values()]
     return ", ".join(parts)
+
+
+def rank_column(names: list[str]) -> str | None:
+    """The run's own rank column (`rank` in any case), which gives its order under ties='input'."""
+    return _matching(names, "rank")
+
+
+def _order_select(found: list[tuple[str, str]], loaded: Loaded) -> str:
+    """ties='input': input_rank from the table's rank column, else its row number in the input's row order.
+
+    The row number is a window without an order, which DuckDB computes in the order the scan delivers the
+    rows: a file's or an in-memory table's own order (the rule resolve_duplicates' 'first' reads too).
+    """
+    column = rank_column([name for name, _ in found])
+    if column is None:
+        loaded.order = "its row order (the first row of a query ranks first)"
+        return f"CAST(row_number() OVER () AS DOUBLE) AS {INPUT_RANK}"
+    _check_type(loaded.label, INPUT_RANK, column, dict(found)[column])
+    loaded.columns[INPUT_RANK] = column
+    loaded.order = f"its column '{shorten(column)}'"
+    return f"{value_sql(sqlgen.identifier(column), dict(found)[column], INPUT_RANK)} AS {INPUT_RANK}"
 
 
 # every whole number from -2^53 to 2^53 is a double of its own; past that, neighbours share one

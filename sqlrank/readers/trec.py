@@ -33,7 +33,7 @@ import duckdb
 from .. import checks, sqlgen
 from ..checks import messages
 from ..errors import InputError, SqlrankError, shorten
-from .base import Loaded, Reader, canonical_columns, create
+from .base import INPUT_RANK, Loaded, Reader, canonical_columns, create, keeps_order
 from .files import BLANKS, READ_ERRORS, File, first_data_line, open_text, read_error
 
 _FIELD_SPLIT = r"[ \t\n\r\x0b\x0c]+"
@@ -90,16 +90,18 @@ def _trec_value(kind: str, field: str) -> str:
     return f"TRY_CAST(regexp_extract({field}, '^[+-]?[0-9]+') AS DOUBLE)"
 
 
-def _trec_select(kind: str, query_id: str, fields: list[str]) -> str:
+def _trec_select(kind: str, query_id: str, fields: list[str], order: bool = False) -> str:
     """The columns both TREC readers make from a line's fields (SQL texts), so that they give the same table.
 
     query_id, doc_id, then score (run) or relevance and label_cut (qrels: whether the label was more than
-    a whole number, which _trec_value cut).
+    a whole number, which _trec_value cut). order (ties='input'): the run's rank field too, as input_rank
+    (NULL when it is no number: the order check names it).
     """
     value = fields[_TREC_VALUE_FIELD[kind] - 1]
     select = f"{query_id} AS query_id, {fields[2]} AS doc_id, {_trec_value(kind, value)} AS "
     if kind == "run":
-        return select + "score"
+        rank = f", {_trec_value(kind, fields[3])} AS {INPUT_RANK}" if order else ""
+        return select + "score" + rank
     return select + f"relevance, NOT regexp_full_match({value}, '[+-]?[0-9]+') AS label_cut"
 
 
@@ -125,15 +127,19 @@ def _loaded(table: str, path: Path, compression: str, kind: str) -> Loaded:
 def read(con, file: File, table: str, kind: str, columns: dict) -> Loaded:
     """TREC run (`qid Q0 docno rank score tag`) or qrels (`qid iter docno rel`) text, any whitespace.
 
-    The columns are the format's own: `columns` (the user's names for a table's columns) does not apply.
+    The columns are the format's own: `columns` (the user's names for a table's columns) does not apply,
+    except its request to keep the run's order (base.keeps_order: the rank field).
     """
     path, compression = file.path, file.compression
     loaded = _loaded(table, path, compression, kind)
     raw = table + "_lines"
-    if not load_fast(con, path, compression, raw, kind):
-        load_general(con, path, compression, raw, kind)
-    con.execute(sqlgen.create_temp_view(table, f"SELECT {', '.join(canonical_columns(kind))} "
-                                               f"FROM {sqlgen.identifier(raw)}"))
+    order = kind == "run" and keeps_order(columns)  # ties='input': the rank field is the order
+    if not load_fast(con, path, compression, raw, kind, order):
+        load_general(con, path, compression, raw, kind, order)
+    kept = canonical_columns(kind) + ((INPUT_RANK,) if order else ())
+    if order:
+        loaded.order = "its rank field (the 4th of a TREC run line)"
+    con.execute(sqlgen.create_temp_view(table, f"SELECT {', '.join(kept)} FROM {sqlgen.identifier(raw)}"))
     checks.validate(con, loaded, kind)
     if kind == "qrels":
         cut = con.execute(f"SELECT count(*) FILTER (WHERE label_cut) FROM {sqlgen.identifier(raw)}").fetchone()[0]
@@ -155,16 +161,18 @@ def label_cut_note(label: str, cut: int) -> str:
             "as trec_eval does (1.9 -> 1); give real-valued labels in a CSV or Parquet qrels")
 
 
-def load_general(con, path: Path, compression: str, raw: str, kind: str) -> None:
-    """Table `raw` (query_id, doc_id, score | relevance, label_cut) from TREC text with any whitespace."""
+def load_general(con, path: Path, compression: str, raw: str, kind: str, order: bool = False) -> None:
+    """Table `raw` (query_id, doc_id, score | relevance, label_cut) from TREC text with any whitespace.
+
+    order: keep the run's rank field too (_trec_select)."""
     # a malformed line gets a NULL query_id: the checks see it and line_error() explains it
     fields = [f"fields[{number}]" for number in range(1, 7)]
-    select = _trec_select(kind, f"CASE WHEN {_trec_fields_ok(kind)} THEN fields[1] END", fields)
+    select = _trec_select(kind, f"CASE WHEN {_trec_fields_ok(kind)} THEN fields[1] END", fields, order)
     create(con, _loaded(raw, path, compression, kind), kind,
            f"SELECT {select} FROM ({_trec_lines(path, compression)})", materialize=True)
 
 
-def load_fast(con, path: Path, compression: str, raw: str, kind: str) -> bool:
+def load_fast(con, path: Path, compression: str, raw: str, kind: str, order: bool = False) -> bool:
     """The table of load_general, for a file whose fields are separated by single spaces.
 
     DuckDB splits such lines itself (read_csv, delimiter ' ', strict field count), an order of magnitude
@@ -184,7 +192,7 @@ def load_fast(con, path: Path, compression: str, raw: str, kind: str) -> bool:
     # the general reader skips `#` lines (a BOM, which it trims off both ends of a line, stopped
     # this reader before it began: plain_bytes() finds it faster than SQL could)
     ok = " AND ".join(f"{name} IS NOT NULL" for name in names) + " AND NOT starts_with(f1, '#')"
-    select = _trec_select(kind, f"CASE WHEN {ok} THEN f1 ELSE error('not a plain TREC line') END", names)
+    select = _trec_select(kind, f"CASE WHEN {ok} THEN f1 ELSE error('not a plain TREC line') END", names, order)
     try:
         con.execute(sqlgen.create_temp_table(raw, f"SELECT {select} FROM {reader}"))
     except (duckdb.InterruptException, duckdb.OutOfMemoryException):
