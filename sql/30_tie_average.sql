@@ -75,3 +75,10 @@ CREATE OR REPLACE MACRO sqlrank.expected_dcg(ranking, k, gain, discount, base) A
     coalesce(list_sum(list_transform(ranking.documents,
                                      lambda d: sqlrank.gain(d.label, kind := gain)
                                                * sqlrank.tied_discount(d, k, discount, base))), 0.0);
+
+-- sqlrank.tied_power_mean(d, k, p) -> DOUBLE
+--     the mean of p^(place - 1) over d's group's places within k (0 beyond k): RBP's weights
+CREATE OR REPLACE MACRO sqlrank.tied_power_mean(d, k, p) AS
+    coalesce(list_sum(list_transform(range(d.rank, least(d.rank + d.tied, coalesce(k, 9223372036854775806) + 1)),
+                                     lambda place: pow(p, place - 1))), 0.0)
+    / NULLIF(d.tied, 0);

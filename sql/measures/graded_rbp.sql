@@ -15,3 +15,11 @@ CREATE OR REPLACE MACRO sqlrank.measure_graded_rbp(ranking, k) AS
     coalesce((1 - 0.9) * list_sum(list_transform(
         ranking.documents,
         lambda d: greatest(d.label, 0) / NULLIF(greatest(ranking.labels[1], 1), 0) * pow(0.9, d.rank - 1))), 0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- each scaled gain times 0.9^(i-1) averaged over its group's places
+CREATE OR REPLACE MACRO sqlrank.average_graded_rbp(ranking, k) AS
+    coalesce((1 - 0.9) * list_sum(list_transform(
+        ranking.documents,
+        lambda d: greatest(d.label, 0) / NULLIF(greatest(ranking.labels[1], 1), 0)
+                  * sqlrank.tied_power_mean(d, NULL, 0.9))), 0);
