@@ -82,3 +82,31 @@ CREATE OR REPLACE MACRO sqlrank.tied_power_mean(d, k, p) AS
     coalesce(list_sum(list_transform(range(d.rank, least(d.rank + d.tied, coalesce(k, 9223372036854775806) + 1)),
                                      lambda place: pow(p, place - 1))), 0.0)
     / NULLIF(d.tied, 0);
+
+-- sqlrank.expected_bpref(ranking, rel) -> DOUBLE
+--     bpref's expectation (GMbpref's per query). A relevant document of a group holding m judged
+--     non-relevant ones, with b judged non-relevant documents in the groups above, has b + u of them
+--     above it, u uniform over 0..m: its order among those m + 1 documents is uniform, whatever the
+--     group's other documents. Its term is averaged over u; R and N do not read the order.
+CREATE OR REPLACE MACRO sqlrank.expected_bpref(ranking, rel) AS
+    coalesce(
+        list_sum(list_transform(
+            list_filter(ranking.documents, lambda d: sqlrank.is_relevant(d.label, rel)),
+            lambda d: list_sum(list_transform(
+                range(len(list_filter(ranking.documents,
+                                      lambda e: e.rank = d.rank AND sqlrank.is_judged_nonrelevant(e.label, rel))) + 1),
+                lambda u: CASE
+                    WHEN len(list_filter(ranking.documents,
+                                         lambda e: e.rank < d.rank AND sqlrank.is_judged_nonrelevant(e.label, rel)))
+                         + u = 0 THEN 1.0
+                    ELSE 1.0 - CAST(least(len(list_filter(ranking.documents,
+                                                          lambda e: e.rank < d.rank
+                                                                    AND sqlrank.is_judged_nonrelevant(e.label, rel)))
+                                          + u, sqlrank.num_relevant(ranking, rel)) AS DOUBLE)
+                               / NULLIF(least(sqlrank.num_judged_nonrelevant(ranking, rel),
+                                              sqlrank.num_relevant(ranking, rel)), 0)
+                END))
+              / (len(list_filter(ranking.documents,
+                                 lambda e: e.rank = d.rank AND sqlrank.is_judged_nonrelevant(e.label, rel))) + 1)))
+        / NULLIF(sqlrank.num_relevant(ranking, rel), 0),
+        0);

@@ -234,8 +234,8 @@ def test_the_shell_macros_accept_exactly_the_python_policies():
     assert values == {"trec": 0.5, "docid_asc": 1.0, "optimistic": 1.0, "pessimistic": 0.5, "average": 0.75}
     with pytest.raises(duckdb.Error, match="sqlrank: unknown ties 'bogus'"):
         con.execute("SELECT * FROM sqlrank.rr('qrels', 'run', ties := 'bogus')").fetchall()
-    with pytest.raises(duckdb.Error, match="not defined yet for bpref"):
-        con.execute("SELECT * FROM sqlrank.bpref('qrels', 'run', ties := 'average')").fetchall()
+    with pytest.raises(duckdb.Error, match="not defined yet for IPrec"):
+        con.execute("SELECT * FROM sqlrank.iprec('qrels', 'run', recall := 0.5, ties := 'average')").fetchall()
 
 
 @pytest.mark.parametrize("ties", ["docid_asc", "pessimistic", "average"])
