@@ -110,3 +110,20 @@ CREATE OR REPLACE MACRO sqlrank.expected_bpref(ranking, rel) AS
                                  lambda e: e.rank = d.rank AND sqlrank.is_judged_nonrelevant(e.label, rel))) + 1)))
         / NULLIF(sqlrank.num_relevant(ranking, rel), 0),
         0);
+
+-- sqlrank.binomial(n, j) -> DOUBLE
+--     C(n, j), 0 outside 0..n: exact (rounded) while it fits a double's integers, else to 1e-15 relative
+CREATE OR REPLACE MACRO sqlrank.binomial(n, j) AS
+    CASE WHEN j < 0 OR j > n THEN CAST(0 AS DOUBLE)
+         WHEN exp(lgamma(n + 1) - lgamma(j + 1) - lgamma(n - j + 1)) < 1e15
+         THEN round(exp(lgamma(n + 1) - lgamma(j + 1) - lgamma(n - j + 1)))
+         ELSE exp(lgamma(n + 1) - lgamma(j + 1) - lgamma(n - j + 1)) END;
+
+-- sqlrank.elementary_symmetric(xs) -> DOUBLE[]
+--     [e_0, e_1, ..., e_len(xs)] of the values: e_t the sum of the products of every t of them (e_0 = 1),
+--     one step a value (e_t += x · e_{t-1}): what a random t-subset of them multiplies to, times C(len, t)
+CREATE OR REPLACE MACRO sqlrank.elementary_symmetric(xs) AS
+    list_reduce(list_transform(xs, lambda x: [CAST(x AS DOUBLE)]),
+                lambda e, x: list_transform(range(1, len(e) + 2),
+                                            lambda i: coalesce(e[i], 0) + x[1] * CASE WHEN i > 1 THEN e[i - 1] ELSE 0 END),
+                [CAST(1 AS DOUBLE)]);

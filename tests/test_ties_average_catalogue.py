@@ -21,7 +21,8 @@ from test_ties import assert_close, brute_force_mean, small_cases, values
 CATALOGUE = ["Hits@3", "Hits", "NumNonRelJudgedRet@3", "NumNonRelJudgedRet", "RelP@2", "RelP", "Unjudged@3",
              "Unjudged", "Judged@3", "Judged", "CG@2", "CG(gain=exp)@3", "IDCG@3", "IDCG(ideal=run)@2",
              "SetF@3", "SetF(beta=0.5)", "RprecMult@0.5", "RprecMult@1.4", "RBP@3", "RBP(p=0.5)",
-             "GradedRBP", "RBPResidual", "GMAP", "GMAP@2", "bpref", "GMbpref", "binG", "RnDCG"]
+             "GradedRBP", "RBPResidual", "GMAP", "GMAP@2", "bpref", "GMbpref", "binG", "RnDCG",
+             "ERR@3", "ERR", "ERR(max_grade=3)@2", "nDCGrel"]
 
 
 def averaged_and_brute(case, measures, rel):

@@ -23,3 +23,38 @@ CREATE OR REPLACE MACRO sqlrank.measure_err(ranking, k, max_grade) AS
                   list_slice(list_filter(sqlrank.top_documents(ranking, k), lambda d: d.label > 0), 1, j - 1),
                   lambda above: 1 - (pow(2, above.label) - 1) / NULLIF(pow(2, max_grade), 0))), 1))), 0)
     END;
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- A document d with a stop chance, of a group of n places from rank s: the groups above stop the
+-- reader with the same chance in every order (Π (1 - R) over them); of the m other documents with a
+-- stop chance in d's group, those above d when it is in place j (chance 1/n) are a random t-subset,
+-- t hypergeometric: E[Π (1 - R) over them] = Σ_t e_t · C(n - 1 - m, j - t) / C(n - 1, j), e_t their
+-- elementary symmetric sums (sqlrank.elementary_symmetric). Polynomial: O(n · m) per document.
+CREATE OR REPLACE MACRO sqlrank.err_stop_chance(label, max_grade) AS
+    (pow(2, label) - 1) / NULLIF(pow(2, max_grade), 0);
+
+CREATE OR REPLACE MACRO sqlrank.average_err(ranking, k, max_grade) AS
+    CASE WHEN ranking.labels[1] > max_grade
+         THEN error('sqlrank: ERR: a label (' || CAST(ranking.labels[1] AS VARCHAR) || ') is above max_grade ('
+                    || CAST(max_grade AS VARCHAR) || '); pass ERR(max_grade=...) with the highest grade')
+    ELSE coalesce(list_sum(list_transform(
+        list_filter(ranking.documents, lambda d: d.label > 0 AND sqlrank.within(d.rank, k)),
+        lambda d: sqlrank.err_stop_chance(d.label, max_grade)
+            * coalesce(list_product(list_transform(list_filter(ranking.documents, lambda e: e.label > 0 AND e.rank < d.rank),
+                                                   lambda e: 1 - sqlrank.err_stop_chance(e.label, max_grade))), 1)
+            * list_transform(
+                -- the others of d's group with a stop chance: other labels, and d's own label once less
+                [sqlrank.elementary_symmetric(list_concat(
+                    list_transform(list_filter(ranking.documents,
+                                               lambda e: e.rank = d.rank AND e.label > 0 AND e.label <> d.label),
+                                   lambda e: 1 - sqlrank.err_stop_chance(e.label, max_grade)),
+                    list_transform(range(len(list_filter(ranking.documents,
+                                                         lambda e: e.rank = d.rank AND e.label = d.label)) - 1),
+                                   lambda twin: 1 - sqlrank.err_stop_chance(d.label, max_grade))))],
+                lambda e: list_sum(list_transform(
+                    range(0, least(d.tied, coalesce(k, 9223372036854775806) - d.rank + 1)),
+                    lambda j: list_sum(list_transform(range(0, least(j, len(e) - 1) + 1),
+                                                      lambda t: e[t + 1] * sqlrank.binomial(d.tied - len(e), j - t)))
+                              / sqlrank.binomial(d.tied - 1, j) / (d.rank + j))))[1]
+            / d.tied)), 0)
+    END;

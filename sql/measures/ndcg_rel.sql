@@ -31,3 +31,35 @@ CREATE OR REPLACE MACRO sqlrank.measure_ndcg_rel(ranking, k) AS
            / NULLIF(sqlrank.ideal_dcg(sqlrank.ideal_gains(ranking, 'linear', 'qrels'), NULL, 'log2', 2), 0))
         / NULLIF(len(sqlrank.ideal_gains(ranking, 'linear', 'qrels')), 0),
         0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- A document d with a gain, of a group of n places from rank s: in place j (chance 1/n) the run's DCG
+-- down to it is the groups above's (each gain times its group's mean discount, in any order), d's gain
+-- times discount(s + j), and the group's other gains spread evenly over its other places, so the
+-- j places above d get (group gain - d's gain) / (n - 1) each; over the ideal DCG at s + j. The
+-- judgments not retrieved add the expected DCG of the whole list over the ideal.
+CREATE OR REPLACE MACRO sqlrank.average_ndcg_rel(ranking, k) AS
+    coalesce(
+        (list_transform([sqlrank.running_sum(list_transform(sqlrank.ideal_gains(ranking, 'linear', 'qrels'),
+                                                            lambda gain, i: gain * sqlrank.discount(i, kind := 'log2', base := 2)))],
+                        lambda ideal_dcgs: list_sum(list_transform(
+             list_filter(ranking.documents, lambda d: d.label > 0),
+             lambda d: list_transform(
+                 [sqlrank.running_sum(list_transform(range(d.rank, d.rank + d.tied),
+                                                     lambda place: sqlrank.discount(place, kind := 'log2', base := 2)))],
+                 lambda above_in_group: list_sum(list_transform(range(0, d.tied), lambda j:
+                     (coalesce(list_sum(list_transform(list_filter(ranking.documents, lambda e: e.rank < d.rank),
+                                                       lambda e: sqlrank.gain(e.label, kind := 'linear')
+                                                                 * sqlrank.tied_discount(e, NULL, 'log2', 2))), 0)
+                      + sqlrank.gain(d.label, kind := 'linear') * sqlrank.discount(d.rank + j, kind := 'log2', base := 2)
+                      + coalesce((list_sum(list_transform(list_filter(ranking.documents, lambda e: e.rank = d.rank),
+                                                          lambda e: sqlrank.gain(e.label, kind := 'linear')))
+                                  - sqlrank.gain(d.label, kind := 'linear')) / NULLIF(d.tied - 1, 0), 0)
+                        * CASE WHEN j = 0 THEN 0 ELSE above_in_group[j] END)
+                     / NULLIF(ideal_dcgs[least(d.rank + j, len(ideal_dcgs))], 0))) / d.tied)[1])))[1]
+         + (len(sqlrank.ideal_gains(ranking, 'linear', 'qrels'))
+            - len(list_filter(ranking.documents, lambda d: d.label > 0)))
+           * sqlrank.expected_dcg(ranking, NULL, 'linear', 'log2', 2)
+           / NULLIF(sqlrank.ideal_dcg(sqlrank.ideal_gains(ranking, 'linear', 'qrels'), NULL, 'log2', 2), 0))
+        / NULLIF(len(sqlrank.ideal_gains(ranking, 'linear', 'qrels')), 0),
+        0);
