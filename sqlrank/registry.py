@@ -200,7 +200,7 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("ERR", "err", "Σ_{i<=k} R_i / i · Π_{j<i} (1 - R_j), R = (2^label - 1) / 2^max_grade",
                    ("max_grade",), ties_average="average"),
         MeasureDef("infAP", "inf_ap", "inferred AP: expected precision at relevant documents from a sampled pool, over R",
-                   ("rel",), needs=("judged_nonrelevant", "negative_labels"), trec_name="infAP"),
+                   ("rel",), needs=("judged_nonrelevant", "negative_labels"), trec_name="infAP", ties_average="average"),
         MeasureDef("Judged", "judged", "documents within k that have a judgment / min(k, retrieved)", (),
                    needs=("judged_nonrelevant", "negative_labels"), ties_average="average"),
         MeasureDef("SetAP", "set_ap", "relevant retrieved² / (retrieved · R): set precision × set recall", ("rel",),
