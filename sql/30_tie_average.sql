@@ -11,6 +11,10 @@
 --     they do not read the order ('same': their own macro reads this struct too)
 --
 -- The pieces they share, here:
+-- sqlrank.tied_cut(ranking, k) -> BIGINT
+--     the last place a measure at cutoff k reads: k, or the depth when it comes first (ranking.cut,
+--     sqlrank.tie_groups): places beyond the depth hold no document. NULL: the whole list.
+--     Every place below stands for it; k itself stays where a measure divides by it (P@k).
 -- sqlrank.tied_share(d, k) -> DOUBLE
 --     the chance that document d lands within k: the share of its group's places <= k
 -- sqlrank.expected_relevant(ranking, k, rel) -> DOUBLE
@@ -30,13 +34,16 @@
 --
 -- Example: three tied documents at ranks 1-3, one relevant: P@1 = 1/3, RR =
 -- (1 + 1/2 + 1/3) / 3, AP (R = 1) the same, Success@2 = 2/3.
+CREATE OR REPLACE MACRO sqlrank.tied_cut(ranking, k) AS
+    least(k, ranking.cut);
+
 CREATE OR REPLACE MACRO sqlrank.tied_share(d, k) AS
     CASE WHEN k IS NULL THEN 1.0
          ELSE greatest(least(CAST(k - d.rank + 1 AS DOUBLE) / NULLIF(d.tied, 0), 1.0), 0.0) END;
 
 CREATE OR REPLACE MACRO sqlrank.expected_relevant(ranking, k, rel) AS
     coalesce(list_sum(list_transform(list_filter(ranking.documents, lambda d: sqlrank.is_relevant(d.label, rel)),
-                                     lambda d: sqlrank.tied_share(d, k))), 0.0);
+                                     lambda d: sqlrank.tied_share(d, sqlrank.tied_cut(ranking, k)))), 0.0);
 
 CREATE OR REPLACE MACRO sqlrank.tied_discount(d, k, discount, base) AS
     coalesce(list_sum(list_transform(range(d.rank, least(d.rank + d.tied, coalesce(k, 9223372036854775806) + 1)),
@@ -63,7 +70,7 @@ CREATE OR REPLACE MACRO sqlrank.expected_precision_sum(ranking, k, rel) AS
     coalesce(list_sum(list_transform(
         list_filter(ranking.documents, lambda d: sqlrank.is_relevant(d.label, rel)),
         lambda d: coalesce(list_sum(list_transform(
-            range(0, least(d.tied, coalesce(k, 9223372036854775806) - d.rank + 1)),
+            range(0, least(d.tied, coalesce(sqlrank.tied_cut(ranking, k), 9223372036854775806) - d.rank + 1)),
             lambda j: (len(list_filter(ranking.documents, lambda e: sqlrank.is_relevant(e.label, rel) AND e.rank < d.rank))
                        + 1
                        + j * coalesce(CAST(len(list_filter(ranking.documents,
@@ -74,7 +81,8 @@ CREATE OR REPLACE MACRO sqlrank.expected_precision_sum(ranking, k, rel) AS
 CREATE OR REPLACE MACRO sqlrank.expected_dcg(ranking, k, gain, discount, base) AS
     coalesce(list_sum(list_transform(ranking.documents,
                                      lambda d: sqlrank.gain(d.label, kind := gain)
-                                               * sqlrank.tied_discount(d, k, discount, base))), 0.0);
+                                               * sqlrank.tied_discount(d, sqlrank.tied_cut(ranking, k), discount, base))),
+           0.0);
 
 -- sqlrank.tied_power_mean(d, k, p) -> DOUBLE
 --     the mean of p^(place - 1) over d's group's places within k (0 beyond k): RBP's weights

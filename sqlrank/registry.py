@@ -104,6 +104,11 @@ class MeasureDef:
     ties_average: str | None = None  # one of TIES_AVERAGE, or None
     # parameter values under which the average is not defined even so: (("denominator", "retrieved"),)
     ties_average_unless: tuple[tuple[str, object], ...] = ()
+    # with a depth too (a tie group across the depth is kept in part): False where the expectation is not
+    # defined yet, a document's term reading which of its group's others the depth kept; the parameter
+    # values under which it is not (ideal=run: the ideal of a random part of the group)
+    ties_average_depth: bool = True
+    ties_average_depth_unless: tuple[tuple[str, object], ...] = ()
 
     def needs_for(self, params: dict) -> set[str]:
         """What this measure, with these parameter values, needs from the ranking pass."""
@@ -123,11 +128,13 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("nDCG", "ndcg", "DCG@k / IDCG@k; 0 when IDCG@k = 0", ("gain", "discount", "base", "ideal"),
                    needs_when={("ideal", "run"): ("whole_ranking",)}, aliases=("ndcg",),
                    trec_name="ndcg", trec_family="ndcg_cut", trec_default_cutoffs=_TREC_CUTOFFS,
-                   ties_average="average"),
+                   ties_average="average",
+                   ties_average_depth_unless=(("ideal", "run"),)),
         MeasureDef("DCG", "dcg", "Σ_{i<=k} gain(label_i) · discount(i)", ("gain", "discount", "base"),
                    aliases=("dcg",), trec_name="dcg", ties_average="average"),
         MeasureDef("IDCG", "idcg", "DCG@k of the ideal ordering", ("gain", "discount", "base", "ideal"),
-                   needs_when={("ideal", "run"): ("whole_ranking",)}, aliases=("ideal_dcg",), trec_name="ideal_dcg", ties_average="same"),
+                   needs_when={("ideal", "run"): ("whole_ranking",)}, aliases=("ideal_dcg",), trec_name="ideal_dcg", ties_average="same",
+                   ties_average_depth_unless=(("ideal", "run"),)),
         MeasureDef("CG", "cg", "Σ_{i<=k} gain(label_i)", ("gain",), ties_average="average"),
         MeasureDef("AP", "ap", "Σ_{relevant i<=k} P@i / denominator (R by default)", ("rel", "denominator"),
                    aliases=("map",), trec_name="map", trec_family="map_cut", trec_default_cutoffs=_TREC_CUTOFFS,
@@ -145,7 +152,8 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("Success", "success", "1 if a relevant document is in the top k, else 0", ("rel",),
                    aliases=("hit", "hit_rate", "HitRate"), trec_family="success", ties_average="average"),
         MeasureDef("bpref", "bpref", "trec_eval's bpref (judged non-relevant documents ranked above relevant ones)",
-                   ("rel",), cutoff=False, needs=("judged_nonrelevant",), trec_name="bpref", ties_average="average"),
+                   ("rel",), cutoff=False, needs=("judged_nonrelevant",), trec_name="bpref", ties_average="average",
+                   ties_average_depth=False),
         MeasureDef("NumRet", "num_ret", "documents retrieved (within k)", (), aggregate="sum", aliases=("num_ret",),
                    trec_name="num_ret", ties_average="same"),
         MeasureDef("NumRel", "num_rel", "relevant judgments of the query (R)", ("rel",), cutoff=False,
@@ -168,16 +176,18 @@ REGISTRY: dict[str, MeasureDef] = {
                    (), needs=("judged_nonrelevant",), trec_family="unj", trec_default_cutoffs=(5, 10, 20), ties_average="average"),
         MeasureDef("Utility", "utility", "weighted count of relevant retrieved, other retrieved, relevant missed",
                    ("rel", "relevant_retrieved", "nonrelevant_retrieved", "relevant_missed"), cutoff=False,
-                   aliases=("utility",), trec_name="utility", ties_average="same",
+                   aliases=("utility",), trec_name="utility", ties_average="average",
                    # trec_eval's fourth weight counts the collection's non-relevant documents not retrieved
                    trec_values=("relevant_retrieved", "nonrelevant_retrieved", "relevant_missed", None)),
         MeasureDef("GMAP", "gm_map", "AP per query; the `all` row is the geometric mean, AP floored at 1e-5",
                    ("rel",), aggregate="gm", aliases=("gm_map",), trec_name="gm_map", trec_all_only=True, ties_average="average"),
         MeasureDef("GMbpref", "gm_bpref", "bpref per query; the `all` row is the geometric mean, floored at 1e-5",
                    ("rel",), cutoff=False, aggregate="gm", needs=("judged_nonrelevant",), aliases=("gm_bpref",),
-                   trec_name="gm_bpref", trec_all_only=True, ties_average="average"),
+                   trec_name="gm_bpref", trec_all_only=True, ties_average="average",
+                   ties_average_depth=False),
         MeasureDef("binG", "bin_g", "(1/R) Σ over relevant retrieved of 1 / log2(2 + non-relevant documents above)",
-                   ("rel",), cutoff=False, trec_name="binG", ties_average="average"),
+                   ("rel",), cutoff=False, trec_name="binG", ties_average="average",
+                   ties_average_depth=False),
         MeasureDef("IPrec", "iprec", "highest precision once lround(recall · R) relevant documents are retrieved",
                    ("rel", "recall"), cutoff=False, at="recall", trec_family="iprec_at_recall",
                    trec_default_cutoffs=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)),
@@ -189,14 +199,16 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("G", "g", "Σ gain / log2(2 + ideal cost - gain so far), over the ideal total gain", (), cutoff=False,
                    trec_name="G"),
         MeasureDef("nDCGrel", "ndcg_rel", "nDCG averaged over the positive-gain judgments", (), cutoff=False,
-                   aliases=("ndcg_rel",), trec_name="ndcg_rel", ties_average="average"),
+                   aliases=("ndcg_rel",), trec_name="ndcg_rel", ties_average="average",
+                   ties_average_depth=False),
         MeasureDef("RnDCG", "rndcg", "nDCG averaged at the ranks where the ideal gain changes", ("rel",), cutoff=False,
                    aliases=("Rndcg",), trec_name="Rndcg", ties_average="average"),
         MeasureDef("RBP", "rbp", "(1 - p) Σ_{relevant i<=k} p^(i-1), rank-biased precision", ("rel", "p"), ties_average="average"),
         MeasureDef("GradedRBP", "graded_rbp", "trec_eval's rbp: (1 - 0.9) Σ gain_i 0.9^(i-1), labels scaled into [0, 1]",
                    (), cutoff=False, aliases=("rbp",), trec_name="rbp", ties_average="average"),
         MeasureDef("RBPResidual", "rbp_residual", "RBP's unjudged and unseen weight: 1 - (1 - 0.9) Σ_{judged i} 0.9^(i-1)",
-                   (), cutoff=False, needs=("judged_nonrelevant",), aliases=("rbp_resid",), trec_name="rbp_resid", ties_average="average"),
+                   (), cutoff=False, needs=("judged_nonrelevant",), aliases=("rbp_resid",), trec_name="rbp_resid", ties_average="average",
+                   ties_average_depth=False),
         MeasureDef("ERR", "err", "Σ_{i<=k} R_i / i · Π_{j<i} (1 - R_j), R = (2^label - 1) / 2^max_grade",
                    ("max_grade",), ties_average="average"),
         MeasureDef("infAP", "inf_ap", "inferred AP: expected precision at relevant documents from a sampled pool, over R",
@@ -204,7 +216,8 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("Judged", "judged", "documents within k that have a judgment / min(k, retrieved)", (),
                    needs=("judged_nonrelevant", "negative_labels"), ties_average="average"),
         MeasureDef("SetAP", "set_ap", "relevant retrieved² / (retrieved · R): set precision × set recall", ("rel",),
-                   cutoff=False, aliases=("set_map",), trec_name="set_map", ties_average="same"),
+                   cutoff=False, aliases=("set_map",), trec_name="set_map", ties_average="same",
+                   ties_average_depth=False),
         MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the retrieved set, or of P@k and R@k",
                    ("rel", "beta"), aliases=("set_F",), trec_name="set_F", trec_values=("beta",), ties_average="average"),
     )

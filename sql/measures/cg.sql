@@ -16,4 +16,4 @@ CREATE OR REPLACE MACRO sqlrank.measure_cg(ranking, k, gain) AS
 -- each gain times its document's chance to land within k
 CREATE OR REPLACE MACRO sqlrank.average_cg(ranking, k, gain) AS
     coalesce(list_sum(list_transform(ranking.documents,
-                                     lambda d: sqlrank.gain(d.label, kind := gain) * sqlrank.tied_share(d, k))), 0.0);
+                                     lambda d: sqlrank.gain(d.label, kind := gain) * sqlrank.tied_share(d, sqlrank.tied_cut(ranking, k)))), 0.0);

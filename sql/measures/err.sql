@@ -38,7 +38,7 @@ CREATE OR REPLACE MACRO sqlrank.average_err(ranking, k, max_grade) AS
          THEN error('sqlrank: ERR: a label (' || CAST(ranking.labels[1] AS VARCHAR) || ') is above max_grade ('
                     || CAST(max_grade AS VARCHAR) || '); pass ERR(max_grade=...) with the highest grade')
     ELSE coalesce(list_sum(list_transform(
-        list_filter(ranking.documents, lambda d: d.label > 0 AND sqlrank.within(d.rank, k)),
+        list_filter(ranking.documents, lambda d: d.label > 0 AND sqlrank.within(d.rank, sqlrank.tied_cut(ranking, k))),
         lambda d: sqlrank.err_stop_chance(d.label, max_grade)
             * coalesce(list_product(list_transform(list_filter(ranking.documents, lambda e: e.label > 0 AND e.rank < d.rank),
                                                    lambda e: 1 - sqlrank.err_stop_chance(e.label, max_grade))), 1)
@@ -52,7 +52,7 @@ CREATE OR REPLACE MACRO sqlrank.average_err(ranking, k, max_grade) AS
                                                          lambda e: e.rank = d.rank AND e.label = d.label)) - 1),
                                    lambda twin: 1 - sqlrank.err_stop_chance(d.label, max_grade))))],
                 lambda e: list_sum(list_transform(
-                    range(0, least(d.tied, coalesce(k, 9223372036854775806) - d.rank + 1)),
+                    range(0, least(d.tied, coalesce(sqlrank.tied_cut(ranking, k), 9223372036854775806) - d.rank + 1)),
                     lambda j: list_sum(list_transform(range(0, least(j, len(e) - 1) + 1),
                                                       lambda t: e[t + 1] * sqlrank.binomial(d.tied - len(e), j - t)))
                               / sqlrank.binomial(d.tied - 1, j) / (d.rank + j))))[1]

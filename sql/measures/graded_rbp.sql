@@ -22,4 +22,4 @@ CREATE OR REPLACE MACRO sqlrank.average_graded_rbp(ranking, k) AS
     coalesce((1 - 0.9) * list_sum(list_transform(
         ranking.documents,
         lambda d: greatest(d.label, 0) / NULLIF(greatest(ranking.labels[1], 1), 0)
-                  * sqlrank.tied_power_mean(d, NULL, 0.9))), 0);
+                  * sqlrank.tied_power_mean(d, sqlrank.tied_cut(ranking, NULL), 0.9))), 0);

@@ -56,7 +56,7 @@ CREATE OR REPLACE MACRO sqlrank.average_inf_ap(ranking, k, rel) AS
               len(list_filter(ranking.documents, lambda e: e.rank < d.rank AND sqlrank.is_judged_nonrelevant(e.label, rel))),
               len(list_filter(ranking.documents, lambda e: e.rank < d.rank))]],
             lambda c: list_sum(list_transform(
-                range(0, least(d.tied, coalesce(k, 9223372036854775806) - d.rank + 1)),
+                range(0, least(d.tied, coalesce(sqlrank.tied_cut(ranking, k), 9223372036854775806) - d.rank + 1)),
                 lambda j: CASE WHEN d.rank + j = 1 THEN 1.0 ELSE
                     list_sum(list_transform(range(0, least(j, c[1]) + 1), lambda a:
                         list_sum(list_transform(range(0, least(j - a, c[2]) + 1), lambda b:

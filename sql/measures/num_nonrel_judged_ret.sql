@@ -17,4 +17,4 @@ CREATE OR REPLACE MACRO sqlrank.measure_num_nonrel_judged_ret(ranking, k, rel) A
 -- the chances of the judged non-relevant documents to land within k, added up
 CREATE OR REPLACE MACRO sqlrank.average_num_nonrel_judged_ret(ranking, k, rel) AS
     coalesce(list_sum(list_transform(list_filter(ranking.documents, lambda d: sqlrank.is_judged_nonrelevant(d.label, rel)),
-                                     lambda d: sqlrank.tied_share(d, k))), 0.0);
+                                     lambda d: sqlrank.tied_share(d, sqlrank.tied_cut(ranking, k)))), 0.0);

@@ -20,4 +20,4 @@ CREATE OR REPLACE MACRO sqlrank.measure_rbp(ranking, k, rel, p) AS
 CREATE OR REPLACE MACRO sqlrank.average_rbp(ranking, k, rel, p) AS
     coalesce((1 - CAST(p AS DOUBLE))
              * list_sum(list_transform(list_filter(ranking.documents, lambda d: sqlrank.is_relevant(d.label, rel)),
-                                       lambda d: sqlrank.tied_power_mean(d, k, CAST(p AS DOUBLE)))), 0);
+                                       lambda d: sqlrank.tied_power_mean(d, sqlrank.tied_cut(ranking, k), CAST(p AS DOUBLE)))), 0);

@@ -20,5 +20,5 @@ CREATE OR REPLACE MACRO sqlrank.measure_unjudged(ranking, k) AS
 CREATE OR REPLACE MACRO sqlrank.average_unjudged(ranking, k) AS
     coalesce((least(ranking.num_ret, coalesce(k, ranking.num_ret))
               - coalesce(list_sum(list_transform(list_filter(ranking.documents, lambda d: d.label >= 0),
-                                                 lambda d: sqlrank.tied_share(d, k))), 0.0))
+                                                 lambda d: sqlrank.tied_share(d, sqlrank.tied_cut(ranking, k)))), 0.0))
              / NULLIF(coalesce(k, ranking.num_ret), 0), 0);
