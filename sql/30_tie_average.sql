@@ -100,22 +100,19 @@ CREATE OR REPLACE MACRO sqlrank.expected_bpref(ranking, rel) AS
     coalesce(
         list_sum(list_transform(
             list_filter(ranking.documents, lambda d: sqlrank.is_relevant(d.label, rel)),
-            lambda d: list_sum(list_transform(
-                range(len(list_filter(ranking.documents,
-                                      lambda e: e.rank = d.rank AND sqlrank.is_judged_nonrelevant(e.label, rel))) + 1),
-                lambda u: CASE
-                    WHEN len(list_filter(ranking.documents,
-                                         lambda e: e.rank < d.rank AND sqlrank.is_judged_nonrelevant(e.label, rel)))
-                         + u = 0 THEN 1.0
-                    ELSE 1.0 - CAST(least(len(list_filter(ranking.documents,
-                                                          lambda e: e.rank < d.rank
-                                                                    AND sqlrank.is_judged_nonrelevant(e.label, rel)))
-                                          + u, sqlrank.num_relevant(ranking, rel)) AS DOUBLE)
+            -- per document, once: the judged non-relevant documents above its group, and in it
+            lambda d: list_transform(
+                [struct_pack(
+                    above := len(list_filter(ranking.documents,
+                                             lambda e: e.rank < d.rank AND sqlrank.is_judged_nonrelevant(e.label, rel))),
+                    in_group := len(list_filter(ranking.documents,
+                                                lambda e: e.rank = d.rank AND sqlrank.is_judged_nonrelevant(e.label, rel))))],
+                lambda tie: list_sum(list_transform(range(tie.in_group + 1), lambda u: CASE
+                    WHEN tie.above + u = 0 THEN 1.0
+                    ELSE 1.0 - CAST(least(tie.above + u, sqlrank.num_relevant(ranking, rel)) AS DOUBLE)
                                / NULLIF(least(sqlrank.num_judged_nonrelevant(ranking, rel),
                                               sqlrank.num_relevant(ranking, rel)), 0)
-                END))
-              / (len(list_filter(ranking.documents,
-                                 lambda e: e.rank = d.rank AND sqlrank.is_judged_nonrelevant(e.label, rel))) + 1)))
+                END)) / (tie.in_group + 1))[1]))
         / NULLIF(sqlrank.num_relevant(ranking, rel), 0),
         0);
 

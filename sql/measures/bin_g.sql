@@ -21,13 +21,13 @@ CREATE OR REPLACE MACRO sqlrank.measure_bin_g(ranking, k, rel) AS
 CREATE OR REPLACE MACRO sqlrank.average_bin_g(ranking, k, rel) AS
     coalesce(list_sum(list_transform(
         list_filter(ranking.documents, lambda d: sqlrank.is_relevant(d.label, rel)),
-        lambda d: list_sum(list_transform(
-            range(d.tied - len(list_filter(ranking.documents, lambda e: e.rank = d.rank AND sqlrank.is_relevant(e.label, rel)))
-                  + 1),
-            lambda u: 1.0 / NULLIF(log2(2 + d.rank - 1
-                                        - len(list_filter(ranking.documents,
-                                                          lambda e: e.rank < d.rank AND sqlrank.is_relevant(e.label, rel)))
-                                        + u), 0)))
-            / (d.tied - len(list_filter(ranking.documents, lambda e: e.rank = d.rank AND sqlrank.is_relevant(e.label, rel)))
-               + 1)))
+        -- per document, once: the non-relevant places above its group, and its group's non-relevant places
+        lambda d: list_transform(
+            [struct_pack(above := d.rank - 1 - len(list_filter(ranking.documents,
+                                                               lambda e: e.rank < d.rank AND sqlrank.is_relevant(e.label, rel))),
+                         in_group := d.tied - len(list_filter(ranking.documents,
+                                                              lambda e: e.rank = d.rank AND sqlrank.is_relevant(e.label, rel))))],
+            lambda tie: list_sum(list_transform(range(tie.in_group + 1),
+                                                  lambda u: 1.0 / NULLIF(log2(2 + tie.above + u), 0)))
+                          / (tie.in_group + 1))[1]))
         / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);

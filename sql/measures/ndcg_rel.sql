@@ -45,17 +45,21 @@ CREATE OR REPLACE MACRO sqlrank.average_ndcg_rel(ranking, k) AS
                         lambda ideal_dcgs: list_sum(list_transform(
              list_filter(ranking.documents, lambda d: d.label > 0),
              lambda d: list_transform(
-                 [sqlrank.running_sum(list_transform(range(d.rank, d.rank + d.tied),
-                                                     lambda place: sqlrank.discount(place, kind := 'log2', base := 2)))],
-                 lambda above_in_group: list_sum(list_transform(range(0, d.tied), lambda j:
-                     (coalesce(list_sum(list_transform(list_filter(ranking.documents, lambda e: e.rank < d.rank),
-                                                       lambda e: sqlrank.gain(e.label, kind := 'linear')
-                                                                 * sqlrank.tied_discount(e, NULL, 'log2', 2))), 0)
+                 -- per document, once: the discounts of its group's places summed down to each, the groups
+                 -- above's expected DCG, and the gain of its group's others spread over one place each
+                 [struct_pack(
+                     above_in_group := sqlrank.running_sum(list_transform(range(d.rank, d.rank + d.tied),
+                         lambda place: sqlrank.discount(place, kind := 'log2', base := 2))),
+                     above := coalesce(list_sum(list_transform(list_filter(ranking.documents, lambda e: e.rank < d.rank),
+                                                               lambda e: sqlrank.gain(e.label, kind := 'linear')
+                                                                         * sqlrank.tied_discount(e, NULL, 'log2', 2))), 0),
+                     others := coalesce((list_sum(list_transform(list_filter(ranking.documents, lambda e: e.rank = d.rank),
+                                                                 lambda e: sqlrank.gain(e.label, kind := 'linear')))
+                                         - sqlrank.gain(d.label, kind := 'linear')) / NULLIF(d.tied - 1, 0), 0))],
+                 lambda tie: list_sum(list_transform(range(0, d.tied), lambda j:
+                     (tie.above
                       + sqlrank.gain(d.label, kind := 'linear') * sqlrank.discount(d.rank + j, kind := 'log2', base := 2)
-                      + coalesce((list_sum(list_transform(list_filter(ranking.documents, lambda e: e.rank = d.rank),
-                                                          lambda e: sqlrank.gain(e.label, kind := 'linear')))
-                                  - sqlrank.gain(d.label, kind := 'linear')) / NULLIF(d.tied - 1, 0), 0)
-                        * CASE WHEN j = 0 THEN 0 ELSE above_in_group[j] END)
+                      + tie.others * CASE WHEN j = 0 THEN 0 ELSE tie.above_in_group[j] END)
                      / NULLIF(ideal_dcgs[least(d.rank + j, len(ideal_dcgs))], 0))) / d.tied)[1])))[1]
          + (len(sqlrank.ideal_gains(ranking, 'linear', 'qrels'))
             - len(list_filter(ranking.documents, lambda d: d.label > 0)))
