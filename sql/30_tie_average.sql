@@ -132,3 +132,8 @@ CREATE OR REPLACE MACRO sqlrank.elementary_symmetric(xs) AS
                 lambda e, x: list_transform(range(1, len(e) + 2),
                                             lambda i: coalesce(e[i], 0) + x[1] * CASE WHEN i > 1 THEN e[i - 1] ELSE 0 END),
                 [CAST(1 AS DOUBLE)]);
+
+-- sqlrank.err_stop_chance(label, max_grade) -> DOUBLE
+--     ERR's chance that a document stops the reader, (2^label - 1) / 2^max_grade (sql/measures/err.sql)
+CREATE OR REPLACE MACRO sqlrank.err_stop_chance(label, max_grade) AS
+    (pow(2, label) - 1) / NULLIF(pow(2, max_grade), 0);

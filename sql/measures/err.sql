@@ -30,9 +30,7 @@ CREATE OR REPLACE MACRO sqlrank.measure_err(ranking, k, max_grade) AS
 -- stop chance in d's group, those above d when it is in place j (chance 1/n) are a random t-subset,
 -- t hypergeometric: E[Π (1 - R) over them] = Σ_t e_t · C(n - 1 - m, j - t) / C(n - 1, j), e_t their
 -- elementary symmetric sums (sqlrank.elementary_symmetric). Polynomial: O(n · m) per document.
-CREATE OR REPLACE MACRO sqlrank.err_stop_chance(label, max_grade) AS
-    (pow(2, label) - 1) / NULLIF(pow(2, max_grade), 0);
-
+-- R is sqlrank.err_stop_chance, measure_err's (2^label - 1) / 2^max_grade.
 CREATE OR REPLACE MACRO sqlrank.average_err(ranking, k, max_grade) AS
     CASE WHEN ranking.labels[1] > max_grade
          THEN error('sqlrank: ERR: a label (' || CAST(ranking.labels[1] AS VARCHAR) || ') is above max_grade ('
