@@ -194,7 +194,7 @@ def test_every_measure_says_whether_average_is_defined():
         sqlrank.evaluate(qrels, run, ["AP(denominator=retrieved)"], ties="average")
 
 
-def test_unknown_policy_and_average_with_a_depth_are_refused():
+def test_unknown_policy_and_average_bpref_with_a_depth_are_refused():
     qrels, run = {"q": {"a": 1}}, {"q": {"a": 1.0}}
     with pytest.raises(EvaluationError, match="unknown ties 'random'"):
         sqlrank.evaluate(qrels, run, ["AP"], ties="random")
