@@ -112,7 +112,7 @@ CREATE OR REPLACE MACRO sqlrank.expected_bpref(ranking, rel) AS
                     ELSE 1.0 - CAST(least(tie.above + u, sqlrank.num_relevant(ranking, rel)) AS DOUBLE)
                                / NULLIF(least(sqlrank.num_judged_nonrelevant(ranking, rel),
                                               sqlrank.num_relevant(ranking, rel)), 0)
-                END)) / (tie.in_group + 1))[1]))
+                END)) / NULLIF(tie.in_group + 1, 0))[1]))
         / NULLIF(sqlrank.num_relevant(ranking, rel), 0),
         0);
 

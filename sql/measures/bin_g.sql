@@ -29,5 +29,5 @@ CREATE OR REPLACE MACRO sqlrank.average_bin_g(ranking, k, rel) AS
                                                               lambda e: e.rank = d.rank AND sqlrank.is_relevant(e.label, rel))))],
             lambda tie: list_sum(list_transform(range(tie.in_group + 1),
                                                   lambda u: 1.0 / NULLIF(log2(2 + tie.above + u), 0)))
-                          / (tie.in_group + 1))[1]))
+                          / NULLIF(tie.in_group + 1, 0))[1]))
         / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);

@@ -53,6 +53,6 @@ CREATE OR REPLACE MACRO sqlrank.average_err(ranking, k, max_grade) AS
                     range(0, least(d.tied, coalesce(sqlrank.tied_cut(ranking, k), 9223372036854775806) - d.rank + 1)),
                     lambda j: list_sum(list_transform(range(0, least(j, len(e) - 1) + 1),
                                                       lambda t: e[t + 1] * sqlrank.binomial(d.tied - len(e), j - t)))
-                              / sqlrank.binomial(d.tied - 1, j) / (d.rank + j))))[1]
-            / d.tied)), 0)
+                              / NULLIF(sqlrank.binomial(d.tied - 1, j), 0) / NULLIF(d.rank + j, 0))))[1]
+            / NULLIF(d.tied, 0))), 0)
     END;

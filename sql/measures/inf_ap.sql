@@ -62,10 +62,10 @@ CREATE OR REPLACE MACRO sqlrank.average_inf_ap(ranking, k, rel) AS
                         list_sum(list_transform(range(0, least(j - a, c[2]) + 1), lambda b:
                             sqlrank.binomial(c[1], a) * sqlrank.binomial(c[2], b)
                             * sqlrank.binomial(d.tied - 1 - c[1] - c[2], j - a - b)
-                            * (1.0 / (d.rank + j)
+                            * (1.0 / NULLIF(d.rank + j, 0)
                                + (c[6] + a + b + (j - a - b) * coalesce(CAST(c[3] AS DOUBLE)
                                                                          / NULLIF(d.tied - 1 - c[1] - c[2], 0), 0))
-                                 / (d.rank + j)
-                                 * ((c[4] + a + 1e-5) / (c[4] + a + c[5] + b + 2 * 1e-5)))))))
-                    / sqlrank.binomial(d.tied - 1, j) END)) / d.tied)[1]))
+                                 / NULLIF(d.rank + j, 0)
+                                 * ((c[4] + a + 1e-5) / NULLIF(c[4] + a + c[5] + b + 2 * 1e-5, 0)))))))
+                    / NULLIF(sqlrank.binomial(d.tied - 1, j), 0) END)) / NULLIF(d.tied, 0))[1]))
         / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);

@@ -60,7 +60,7 @@ CREATE OR REPLACE MACRO sqlrank.average_ndcg_rel(ranking, k) AS
                      (tie.above
                       + sqlrank.gain(d.label, kind := 'linear') * sqlrank.discount(d.rank + j, kind := 'log2', base := 2)
                       + tie.others * CASE WHEN j = 0 THEN 0 ELSE tie.above_in_group[j] END)
-                     / NULLIF(ideal_dcgs[least(d.rank + j, len(ideal_dcgs))], 0))) / d.tied)[1])))[1]
+                     / NULLIF(ideal_dcgs[least(d.rank + j, len(ideal_dcgs))], 0))) / NULLIF(d.tied, 0))[1])))[1]
          + (len(sqlrank.ideal_gains(ranking, 'linear', 'qrels'))
             - len(list_filter(ranking.documents, lambda d: d.label > 0)))
            * sqlrank.expected_dcg(ranking, NULL, 'linear', 'log2', 2)
