@@ -7,7 +7,7 @@
 -- sqlrank.tied_rankings(qrels_table, tie_groups_table, missing := 'zero')
 -- sqlrank.tied_run_rankings(qrels_table, run_table, missing := 'zero', score_precision := 'double',
 --     zero_labels := true, negative_labels := false, ties := 'average', qrels_columns := NULL,
---     run_columns := NULL)
+--     run_columns := NULL, depth := NULL, judged_only := false)
 --   -> the same for ties := 'average', from sqlrank.tie_groups: each document is
 --      (rank, label, tied), rank its tie group's first place and tied the group's size
 --
@@ -152,6 +152,7 @@ retrieved AS (
     SELECT
         COLUMNS('^(run_id|query_id)$'),
         max(num_ret) AS num_ret,
+        max(cut) AS cut,
         list_sort(list(struct_pack(rank := tie_start, label := relevance, tied := tied))
                   FILTER (WHERE relevance IS NOT NULL), 'ASC') AS documents
     FROM query_table(tie_groups_table)
@@ -164,7 +165,8 @@ SELECT
                                                                   tied := CAST(1 AS BIGINT))],
                                                      lambda d: false)),
         num_ret := CAST(coalesce(num_ret, 0) AS BIGINT),
-        labels := labels
+        labels := labels,
+        cut := cut
     ) AS ranking
 FROM runs
 CROSS JOIN query_labels
@@ -175,15 +177,28 @@ WHERE sqlrank.keeps_query(num_ret, query_id, missing);
 CREATE OR REPLACE MACRO sqlrank.tied_run_rankings(qrels_table, run_table, missing := 'zero',
                                                   score_precision := 'double', zero_labels := true,
                                                   negative_labels := false, ties := 'average',
-                                                  qrels_columns := NULL, run_columns := NULL) AS TABLE
+                                                  qrels_columns := NULL, run_columns := NULL, depth := NULL,
+                                                  judged_only := false) AS TABLE
 WITH sqlrank_qrels_input AS NOT MATERIALIZED (
     SELECT * FROM query(sqlrank.qrels_input_sql(qrels_table, qrels_columns))
 ),
 sqlrank_run_input AS NOT MATERIALIZED (
     SELECT * FROM query(sqlrank.run_input_sql(run_table, run_columns))
 ),
+-- judged_only: the tie groups of the judged run (its depth, if any, refused by the shell macros)
+sqlrank_judged_only_run AS (
+    SELECT * FROM sqlrank.judged_run('sqlrank_qrels_input', 'sqlrank_run_input', score_precision := score_precision)
+    WHERE judged_only
+),
 sqlrank_tie_groups AS MATERIALIZED (
     SELECT * FROM sqlrank.tie_groups('sqlrank_qrels_input', 'sqlrank_run_input', score_precision := score_precision,
-                                     zero_labels := zero_labels, negative_labels := negative_labels, ties := ties)
+                                     zero_labels := zero_labels, negative_labels := negative_labels, ties := ties,
+                                     depth := sqlrank.valid_depth(depth))
+    WHERE NOT judged_only
+    UNION ALL BY NAME
+    SELECT * FROM sqlrank.tie_groups('sqlrank_qrels_input', 'sqlrank_judged_only_run',
+                                     score_precision := score_precision, zero_labels := zero_labels,
+                                     negative_labels := negative_labels, ties := ties)
+    WHERE judged_only
 )
 SELECT * FROM sqlrank.tied_rankings('sqlrank_qrels_input', 'sqlrank_tie_groups', missing := missing);

@@ -133,8 +133,10 @@ def evaluate(
     _check_choice("ties", ties, TIE_POLICIES)
     if ties == "average":
         _check_average([m for m in asked if isinstance(m, Measure)], depth)
-        if judged_only:
-            raise EvaluationError("ties='average' does not take judged_only yet; use another ties policy with it")
+        if judged_only and depth is not None:
+            # judged_only cuts the run at depth before it drops the unjudged documents: in part of a tie group
+            raise EvaluationError("ties='average' does not take judged_only with a depth yet; leave one of them out, "
+                                  "or use another ties policy")
     if not isinstance(judged_only, bool):
         raise EvaluationError(f"judged_only is True or False, got {judged_only!r}")
     aggregates = [aggregates] if isinstance(aggregates, str) else list(aggregates)
@@ -433,7 +435,7 @@ def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision
     of one UNION ALL run one after the other with less parallelism than
     separate statements (docs/performance.md). A table that brings its own
     run_id column keeps it. ties other than 'trec' are passed on (the default keeps the trec
-    call's text as it was); 'average' keeps tie groups (sqlrank.tie_groups) and no depth.
+    call's text as it was); 'average' keeps tie groups (sqlrank.tie_groups) that start within depth.
     """
     statements = []
     for number, (run_id, table) in enumerate(run_tables):
@@ -442,7 +444,7 @@ def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision
         if ties == "average":
             call = sqlgen.call("sqlrank.tie_groups", sqlgen.literal(QRELS_TABLE), sqlgen.literal(table),
                                score_precision=score_precision, one_run=run_id is not None, zero_labels=zero_labels,
-                               negative_labels=negative_labels)
+                               negative_labels=negative_labels, depth=depth)
         else:
             call = sqlgen.call("sqlrank.judged_ranking", sqlgen.literal(QRELS_TABLE), sqlgen.literal(table),
                                depth=depth, score_precision=score_precision, one_run=run_id is not None,
@@ -527,9 +529,15 @@ def _check_average(measures: list[Measure], depth: int | None) -> None:
             raise MeasureError(f"ties='average' is not defined yet for {what} (asked as '{measure}'); use it with "
                                f"{', '.join(supported)}, or another ties policy (trec, docid_asc, optimistic, "
                                "pessimistic) for this measure")
-    if depth is not None:
-        raise EvaluationError("ties='average' does not take a depth yet (a tie group across the depth would be "
-                              "cut in one ordering and not in another); leave depth out, or use @k cutoffs")
+    for measure in measures if depth is not None else []:
+        definition = measure.definition
+        unless = [f"{name}={value}" for name, value in definition.ties_average_depth_unless
+                  if dict(measure.params).get(name) == value]
+        if not definition.ties_average_depth or unless:
+            what = f"{definition.name}({unless[0]})" if unless else definition.name
+            raise MeasureError(f"ties='average' with a depth is not defined yet for {what} (asked as '{measure}'): "
+                               "its value reads which documents of a tie group across the depth were kept; leave "
+                               "depth out, or use another ties policy for this measure")
 
 
 def tie_groups(con, run_tables: list[tuple[str | None, str]], score_precision: str) -> dict[str, tuple[int, int]]:

@@ -129,7 +129,7 @@ def registry_sql() -> str:
                                "run_columns := run_columns", "validate := validate", *negative)
         tied = sqlgen.call("sqlrank.tied_run_rankings", "qrels_table", "run_table", "missing := missing",
                            "score_precision := score_precision", "ties := ties", "qrels_columns := qrels_columns",
-                           "run_columns := run_columns", *negative)
+                           "run_columns := run_columns", "depth := depth", "judged_only := judged_only", *negative)
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
             f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value\n    FROM {rankings}\n"
@@ -138,8 +138,9 @@ def registry_sql() -> str:
             f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {_average_value(definition, cutoff)} AS value\n"
             f"    FROM {tied}\n"
             f"    WHERE {checks}\n"
-            f"      AND (depth IS NULL OR error('sqlrank: ties := ''average'' does not take a depth yet'))\n"
-            f"      AND (NOT judged_only OR error('sqlrank: ties := ''average'' does not take judged_only yet'));")
+            f"      AND (depth IS NULL OR {_average_depth(definition)})\n"
+            f"      AND (depth IS NULL OR NOT judged_only\n"
+            f"           OR error('sqlrank: ties := ''average'' does not take judged_only with a depth yet'));")
     by_aggregate: dict[str, list[str]] = {}
     for definition in REGISTRY.values():
         spellings = {definition.name, *definition.aliases, definition.trec_name, definition.trec_family} - {None}
@@ -163,6 +164,18 @@ def _average_value(definition, cutoff: str) -> str:
     prefix = "average" if definition.ties_average == "average" else "measure"
     return sqlgen.call(f"sqlrank.{prefix}_{definition.macro}", "ranking", cutoff,
                        *(_argument(parameter) for parameter in definition.params))
+
+
+def _average_depth(definition) -> str:
+    """Whether ties := 'average' takes the depth for this measure: true, or an error naming it (and the values)."""
+    message = (f"sqlrank: ties := 'average' with a depth is not defined yet for {definition.name}; leave depth out, "
+               "or use another ties policy")
+    if not definition.ties_average_depth:
+        return sqlgen.call("error", sqlgen.literal(message))
+    refused = [f"{_argument(name)} = {sqlgen.literal(value)}" for name, value in definition.ties_average_depth_unless]
+    if not refused:
+        return "true"
+    return f"(NOT ({' OR '.join(refused)}) OR {sqlgen.call('error', sqlgen.literal(message))})"
 
 
 @cache

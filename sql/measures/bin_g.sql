@@ -13,3 +13,21 @@ CREATE OR REPLACE MACRO sqlrank.measure_bin_g(ranking, k, rel) AS
     coalesce(list_sum(list_transform(sqlrank.relevant_ranks(ranking, k, rel),
                                      lambda r, j: 1.0 / NULLIF(log2(2 + r - j), 0)))
              / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- a relevant document of a group of n places from rank s holding r relevant ones, a = s - 1 - the
+-- relevant documents above the group: it has a + u non-relevant documents above it, u uniform over
+-- 0..n - r (its order among the group's n - r others is uniform), so its term is averaged over u
+CREATE OR REPLACE MACRO sqlrank.average_bin_g(ranking, k, rel) AS
+    coalesce(list_sum(list_transform(
+        list_filter(ranking.documents, lambda d: sqlrank.is_relevant(d.label, rel)),
+        -- per document, once: the non-relevant places above its group, and its group's non-relevant places
+        lambda d: list_transform(
+            [struct_pack(above := d.rank - 1 - len(list_filter(ranking.documents,
+                                                               lambda e: e.rank < d.rank AND sqlrank.is_relevant(e.label, rel))),
+                         in_group := d.tied - len(list_filter(ranking.documents,
+                                                              lambda e: e.rank = d.rank AND sqlrank.is_relevant(e.label, rel))))],
+            lambda tie: list_sum(list_transform(range(tie.in_group + 1),
+                                                  lambda u: 1.0 / NULLIF(log2(2 + tie.above + u), 0)))
+                          / NULLIF(tie.in_group + 1, 0))[1]))
+        / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);

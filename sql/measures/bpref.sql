@@ -13,3 +13,7 @@
 --   bpref = (1 + (1 - 1/2)) / 2 = 0.75
 CREATE OR REPLACE MACRO sqlrank.measure_bpref(ranking, k, rel) AS
     sqlrank.bpref_of(ranking, k, rel);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+CREATE OR REPLACE MACRO sqlrank.average_bpref(ranking, k, rel) AS
+    sqlrank.expected_bpref(ranking, rel);

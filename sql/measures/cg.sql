@@ -11,3 +11,9 @@
 CREATE OR REPLACE MACRO sqlrank.measure_cg(ranking, k, gain) AS
     coalesce(list_sum(list_transform(sqlrank.top_documents(ranking, k),
                                      lambda d: sqlrank.gain(d.label, kind := gain))), 0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- each gain times its document's chance to land within k
+CREATE OR REPLACE MACRO sqlrank.average_cg(ranking, k, gain) AS
+    coalesce(list_sum(list_transform(ranking.documents,
+                                     lambda d: sqlrank.gain(d.label, kind := gain) * sqlrank.tied_share(d, sqlrank.tied_cut(ranking, k)))), 0.0);

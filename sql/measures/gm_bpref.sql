@@ -9,3 +9,8 @@
 --   GMbpref = exp((ln 0.75 + ln 1e-5) / 2) = 0.002739
 CREATE OR REPLACE MACRO sqlrank.measure_gm_bpref(ranking, k, rel) AS
     sqlrank.bpref_of(ranking, k, rel);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- bpref's expectation per query; the 'all' row is the geometric mean of these per-query expectations
+CREATE OR REPLACE MACRO sqlrank.average_gm_bpref(ranking, k, rel) AS
+    sqlrank.expected_bpref(ranking, rel);

@@ -12,3 +12,9 @@
 --   GMAP = exp((ln 0.5 + ln 0.02 + ln 1e-5) / 3) = 0.004642
 CREATE OR REPLACE MACRO sqlrank.measure_gm_map(ranking, k, rel) AS
     coalesce(sqlrank.precision_sum(ranking, k, rel) / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- AP's expectation per query (sql/measures/ap.sql); the 'all' row is the geometric mean of these
+-- per-query expectations, not the expectation of the geometric mean
+CREATE OR REPLACE MACRO sqlrank.average_gm_map(ranking, k, rel) AS
+    coalesce(sqlrank.expected_precision_sum(ranking, k, rel) / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);

@@ -9,3 +9,7 @@
 -- second query with one at rank 2 has Hits@5 = 1, so the `all` row is 1.5.
 CREATE OR REPLACE MACRO sqlrank.measure_hits(ranking, k, rel) AS
     CAST(len(sqlrank.relevant_ranks(ranking, k, rel)) AS DOUBLE);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+CREATE OR REPLACE MACRO sqlrank.average_hits(ranking, k, rel) AS
+    sqlrank.expected_relevant(ranking, k, rel);

@@ -35,3 +35,37 @@ CREATE OR REPLACE MACRO sqlrank.measure_inf_ap(ranking, k, rel) AS
                  * ((j - 1 + 1e-5) / NULLIF(j - 1 + (hit.judged_place - j) + 2 * 1e-5, 0))
         END))
         / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- A relevant document d of a group of n places from rank s, in place j (chance 1/n): the groups above
+-- hold R0 relevant, N0 judged non-relevant and P0 pooled documents; of the group's n - 1 others, the j
+-- above d hold a relevant and b judged non-relevant ones with the multivariate hypergeometric chance
+-- C(r, a) C(q, b) C(n - 1 - r - q, j - a - b) / C(n - 1, j), and the rest of the j are pooled with the
+-- share of the unjudged others that are negative labels (linear in that count). Its term is averaged
+-- over j, a and b: polynomial, O(n · r · q) per relevant document.
+CREATE OR REPLACE MACRO sqlrank.average_inf_ap(ranking, k, rel) AS
+    coalesce(list_sum(list_transform(
+        list_filter(ranking.documents, lambda d: sqlrank.is_relevant(d.label, rel)),
+        lambda d: list_transform(
+            -- [relevant, judged non-relevant, negative] among the group's others, [relevant, judged
+            -- non-relevant, pooled] in the groups above
+            [[len(list_filter(ranking.documents, lambda e: e.rank = d.rank AND sqlrank.is_relevant(e.label, rel))) - 1,
+              len(list_filter(ranking.documents, lambda e: e.rank = d.rank AND sqlrank.is_judged_nonrelevant(e.label, rel))),
+              len(list_filter(ranking.documents, lambda e: e.rank = d.rank AND e.label < 0)),
+              len(list_filter(ranking.documents, lambda e: e.rank < d.rank AND sqlrank.is_relevant(e.label, rel))),
+              len(list_filter(ranking.documents, lambda e: e.rank < d.rank AND sqlrank.is_judged_nonrelevant(e.label, rel))),
+              len(list_filter(ranking.documents, lambda e: e.rank < d.rank))]],
+            lambda c: list_sum(list_transform(
+                range(0, least(d.tied, coalesce(sqlrank.tied_cut(ranking, k), 9223372036854775806) - d.rank + 1)),
+                lambda j: CASE WHEN d.rank + j = 1 THEN 1.0 ELSE
+                    list_sum(list_transform(range(0, least(j, c[1]) + 1), lambda a:
+                        list_sum(list_transform(range(0, least(j - a, c[2]) + 1), lambda b:
+                            sqlrank.binomial(c[1], a) * sqlrank.binomial(c[2], b)
+                            * sqlrank.binomial(d.tied - 1 - c[1] - c[2], j - a - b)
+                            * (1.0 / NULLIF(d.rank + j, 0)
+                               + (c[6] + a + b + (j - a - b) * coalesce(CAST(c[3] AS DOUBLE)
+                                                                         / NULLIF(d.tied - 1 - c[1] - c[2], 0), 0))
+                                 / NULLIF(d.rank + j, 0)
+                                 * ((c[4] + a + 1e-5) / NULLIF(c[4] + a + c[5] + b + 2 * 1e-5, 0)))))))
+                    / NULLIF(sqlrank.binomial(d.tied - 1, j), 0) END)) / NULLIF(d.tied, 0))[1]))
+        / NULLIF(sqlrank.num_relevant(ranking, rel), 0), 0);

@@ -12,3 +12,9 @@
 CREATE OR REPLACE MACRO sqlrank.measure_judged(ranking, k) AS
     coalesce(CAST(len(sqlrank.top_documents(ranking, k)) AS DOUBLE)
              / NULLIF(least(ranking.num_ret, coalesce(k, ranking.num_ret)), 0), 0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- the expected judged documents within k (each its chance to land within k) over a fixed denominator
+CREATE OR REPLACE MACRO sqlrank.average_judged(ranking, k) AS
+    coalesce(coalesce(list_sum(list_transform(ranking.documents, lambda d: sqlrank.tied_share(d, sqlrank.tied_cut(ranking, k)))), 0.0)
+             / NULLIF(least(ranking.num_ret, coalesce(k, ranking.num_ret)), 0), 0);

@@ -36,3 +36,39 @@ CREATE OR REPLACE MACRO sqlrank.measure_ndcg_rel(ranking, k, gain) AS
                      + (len(ideal_dcgs) - len(hits)) * run_dcgs[-1][2] / NULLIF(ideal_dcgs[-1], 0))
                     / NULLIF(len(ideal_dcgs), 0), 0))[1])[1])[1],
         0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- A document d with a gain, of a group of n places from rank s: in place j (chance 1/n) the run's DCG
+-- down to it is the groups above's (each gain times its group's mean discount, in any order), d's gain
+-- times discount(s + j), and the group's other gains spread evenly over its other places, so the
+-- j places above d get (group gain - d's gain) / (n - 1) each; over the ideal DCG at s + j. The
+-- judgments not retrieved add the expected DCG of the whole list over the ideal.
+CREATE OR REPLACE MACRO sqlrank.average_ndcg_rel(ranking, k, gain) AS
+    coalesce(
+        (list_transform([sqlrank.running_sum(list_transform(sqlrank.ideal_gains(ranking, gain, 'qrels'),
+                                                            lambda ideal_gain, i: ideal_gain * sqlrank.discount(i, kind := 'log2', base := 2)))],
+                        lambda ideal_dcgs: list_sum(list_transform(
+             list_filter(ranking.documents, lambda d: sqlrank.gain(d.label, kind := gain) > 0),
+             lambda d: list_transform(
+                 -- per document, once: the discounts of its group's places summed down to each, the groups
+                 -- above's expected DCG, and the gain of its group's others spread over one place each
+                 [struct_pack(
+                     above_in_group := sqlrank.running_sum(list_transform(range(d.rank, d.rank + d.tied),
+                         lambda place: sqlrank.discount(place, kind := 'log2', base := 2))),
+                     above := coalesce(list_sum(list_transform(list_filter(ranking.documents, lambda e: e.rank < d.rank),
+                                                               lambda e: sqlrank.gain(e.label, kind := gain)
+                                                                         * sqlrank.tied_discount(e, NULL, 'log2', 2))), 0),
+                     others := coalesce((list_sum(list_transform(list_filter(ranking.documents, lambda e: e.rank = d.rank),
+                                                                 lambda e: sqlrank.gain(e.label, kind := gain)))
+                                         - sqlrank.gain(d.label, kind := gain)) / NULLIF(d.tied - 1, 0), 0))],
+                 lambda tie: list_sum(list_transform(range(0, d.tied), lambda j:
+                     (tie.above
+                      + sqlrank.gain(d.label, kind := gain) * sqlrank.discount(d.rank + j, kind := 'log2', base := 2)
+                      + tie.others * CASE WHEN j = 0 THEN 0 ELSE tie.above_in_group[j] END)
+                     / NULLIF(ideal_dcgs[least(d.rank + j, len(ideal_dcgs))], 0))) / NULLIF(d.tied, 0))[1])))[1]
+         + (len(sqlrank.ideal_gains(ranking, gain, 'qrels'))
+            - len(list_filter(ranking.documents, lambda d: sqlrank.gain(d.label, kind := gain) > 0)))
+           * sqlrank.expected_dcg(ranking, NULL, gain, 'log2', 2)
+           / NULLIF(sqlrank.ideal_dcg(sqlrank.ideal_gains(ranking, gain, 'qrels'), NULL, 'log2', 2), 0))
+        / NULLIF(len(sqlrank.ideal_gains(ranking, gain, 'qrels')), 0),
+        0);

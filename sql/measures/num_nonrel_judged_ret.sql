@@ -12,3 +12,9 @@
 CREATE OR REPLACE MACRO sqlrank.measure_num_nonrel_judged_ret(ranking, k, rel) AS
     CAST(len(list_filter(sqlrank.top_documents(ranking, k),
                          lambda d: sqlrank.is_judged_nonrelevant(d.label, rel))) AS DOUBLE);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- the chances of the judged non-relevant documents to land within k, added up
+CREATE OR REPLACE MACRO sqlrank.average_num_nonrel_judged_ret(ranking, k, rel) AS
+    coalesce(list_sum(list_transform(list_filter(ranking.documents, lambda d: sqlrank.is_judged_nonrelevant(d.label, rel)),
+                                     lambda d: sqlrank.tied_share(d, sqlrank.tied_cut(ranking, k)))), 0.0);

@@ -14,3 +14,10 @@ CREATE OR REPLACE MACRO sqlrank.measure_rbp(ranking, k, rel, p) AS
     coalesce((1 - CAST(p AS DOUBLE))
              * list_sum(list_transform(sqlrank.relevant_ranks(ranking, k, rel), lambda r: pow(CAST(p AS DOUBLE), r - 1))),
              0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- each relevant document's weight p^(i-1), averaged over its group's places within k
+CREATE OR REPLACE MACRO sqlrank.average_rbp(ranking, k, rel, p) AS
+    coalesce((1 - CAST(p AS DOUBLE))
+             * list_sum(list_transform(list_filter(ranking.documents, lambda d: sqlrank.is_relevant(d.label, rel)),
+                                       lambda d: sqlrank.tied_power_mean(d, sqlrank.tied_cut(ranking, k), CAST(p AS DOUBLE)))), 0);

@@ -19,3 +19,12 @@ CREATE OR REPLACE MACRO sqlrank.measure_rbp_residual(ranking, k) AS
                                                                lambda d: pow(0.9, d.rank - 1))), 0)
          ELSE CAST(0 AS DOUBLE)
     END;
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- whether a document is unjudged does not read the order; each judged weight averaged over its group's places
+CREATE OR REPLACE MACRO sqlrank.average_rbp_residual(ranking, k) AS
+    CASE WHEN len(list_filter(ranking.documents, lambda d: d.label >= 0)) < ranking.num_ret
+         THEN 1 - (1 - 0.9) * coalesce(list_sum(list_transform(list_filter(ranking.documents, lambda d: d.label >= 0),
+                                                               lambda d: sqlrank.tied_power_mean(d, NULL, 0.9))), 0)
+         ELSE CAST(0 AS DOUBLE)
+    END;

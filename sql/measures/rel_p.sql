@@ -11,3 +11,9 @@
 CREATE OR REPLACE MACRO sqlrank.measure_rel_p(ranking, k, rel) AS
     coalesce(CAST(len(sqlrank.relevant_ranks(ranking, k, rel)) AS DOUBLE)
              / NULLIF(least(coalesce(k, ranking.num_ret), sqlrank.num_relevant(ranking, rel)), 0), 0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- the denominator does not read the order: the expected count of relevant documents within k over it
+CREATE OR REPLACE MACRO sqlrank.average_rel_p(ranking, k, rel) AS
+    coalesce(sqlrank.expected_relevant(ranking, k, rel)
+             / NULLIF(least(coalesce(k, ranking.num_ret), sqlrank.num_relevant(ranking, rel)), 0), 0);

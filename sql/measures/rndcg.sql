@@ -47,3 +47,27 @@ CREATE OR REPLACE MACRO sqlrank.measure_rndcg(ranking, k, rel, gain) AS
                           / NULLIF(len(parts.levels) + CASE WHEN parts.whole THEN 1 ELSE 0 END, 0))[1])[1],
         0)
     END;
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- each point DCG@b / IDCG@b is linear in the gains: the expected DCG@b (sqlrank.expected_dcg) over it;
+-- the levels, the ideal and whether the whole list adds a point do not read the order
+CREATE OR REPLACE MACRO sqlrank.average_rndcg(ranking, k, rel, gain) AS
+    CASE WHEN sqlrank.num_relevant(ranking, rel) = 0 OR len(sqlrank.ideal_gains(ranking, gain, 'qrels')) = 0
+         THEN CAST(0 AS DOUBLE)
+    ELSE
+        list_transform([sqlrank.ideal_gains(ranking, gain, 'qrels')], lambda gains: list_transform(
+            [list_filter(list_transform(
+                 list_zip(gains, sqlrank.running_sum(list_transform(gains, lambda ideal_gain, i:
+                                     ideal_gain * sqlrank.discount(i, kind := 'log2', base := 2)))),
+                 lambda ideal, b: struct_pack(rank := b, ideal_dcg := ideal[2],
+                                              level := b = len(gains) OR ideal[1] <> gains[b + 1])),
+             lambda b: b.level)],
+            lambda levels: (
+                coalesce(list_sum(list_transform(levels, lambda b: sqlrank.expected_dcg(ranking, b.rank, gain, 'log2', 2)
+                                                                   / NULLIF(b.ideal_dcg, 0))), 0)
+                + CASE WHEN len(gains) + 1 < ranking.num_ret
+                       THEN sqlrank.expected_dcg(ranking, NULL, gain, 'log2', 2)
+                            / NULLIF(sqlrank.ideal_dcg(gains, NULL, 'log2', 2), 0)
+                       ELSE 0 END)
+                / NULLIF(len(levels) + CASE WHEN len(gains) + 1 < ranking.num_ret THEN 1 ELSE 0 END, 0))[1])[1]
+    END;

@@ -15,3 +15,13 @@ CREATE OR REPLACE MACRO sqlrank.measure_rprec_mult(ranking, k, rel, multiple) AS
                                AS BIGINT), rel)) AS DOUBLE)
         / NULLIF(floor(CAST(multiple AS DOUBLE) * sqlrank.num_relevant(ranking, rel) + CAST(0.9 AS DOUBLE)), 0),
         0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- P@c: c = (long)(multiple · R + 0.9) does not read the order
+CREATE OR REPLACE MACRO sqlrank.average_rprec_mult(ranking, k, rel, multiple) AS
+    coalesce(
+        sqlrank.expected_relevant(
+            ranking, CAST(floor(CAST(multiple AS DOUBLE) * sqlrank.num_relevant(ranking, rel) + CAST(0.9 AS DOUBLE)) AS BIGINT),
+            rel)
+        / NULLIF(floor(CAST(multiple AS DOUBLE) * sqlrank.num_relevant(ranking, rel) + CAST(0.9 AS DOUBLE)), 0),
+        0);

@@ -13,7 +13,7 @@ CREATE OR REPLACE MACRO sqlrank.measure_rr(ranking, k, rel) AS
 CREATE OR REPLACE MACRO sqlrank.average_rr(ranking, k, rel) AS
     coalesce(list_sum(list_transform(
         range(0, least(sqlrank.first_relevant_group(ranking, rel).tied - sqlrank.first_relevant_group(ranking, rel).relevant,
-                       coalesce(k, 9223372036854775806) - sqlrank.first_relevant_group(ranking, rel).rank) + 1),
+                       coalesce(sqlrank.tied_cut(ranking, k), 9223372036854775806) - sqlrank.first_relevant_group(ranking, rel).rank) + 1),
         lambda j: sqlrank.none_within(sqlrank.first_relevant_group(ranking, rel).tied,
                                       sqlrank.first_relevant_group(ranking, rel).relevant, j)
                   * sqlrank.first_relevant_group(ranking, rel).relevant

@@ -15,3 +15,9 @@
 CREATE OR REPLACE MACRO sqlrank.measure_set_f(ranking, k, rel, beta) AS
     coalesce((beta + 1.0) * len(sqlrank.relevant_ranks(ranking, k, rel))
              / NULLIF(beta * sqlrank.num_relevant(ranking, rel) + coalesce(k, ranking.num_ret), 0), 0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- (beta + 1) n / (beta R + k), n the relevant documents within k: linear in n, so n's expectation
+CREATE OR REPLACE MACRO sqlrank.average_set_f(ranking, k, rel, beta) AS
+    coalesce((beta + 1.0) * sqlrank.expected_relevant(ranking, k, rel)
+             / NULLIF(beta * sqlrank.num_relevant(ranking, rel) + coalesce(k, ranking.num_ret), 0), 0);

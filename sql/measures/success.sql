@@ -13,5 +13,5 @@ CREATE OR REPLACE MACRO sqlrank.average_success(ranking, k, rel) AS
     coalesce(1.0 - sqlrank.none_within(
         sqlrank.first_relevant_group(ranking, rel).tied,
         sqlrank.first_relevant_group(ranking, rel).relevant,
-        least(greatest(coalesce(k, 9223372036854775806) - sqlrank.first_relevant_group(ranking, rel).rank + 1, 0),
+        least(greatest(coalesce(sqlrank.tied_cut(ranking, k), 9223372036854775806) - sqlrank.first_relevant_group(ranking, rel).rank + 1, 0),
               sqlrank.first_relevant_group(ranking, rel).tied)), 0.0);

@@ -14,3 +14,11 @@ CREATE OR REPLACE MACRO sqlrank.measure_unjudged(ranking, k) AS
     coalesce(CAST(least(ranking.num_ret, coalesce(k, ranking.num_ret))
                   - len(list_filter(sqlrank.top_documents(ranking, k), lambda d: d.label >= 0)) AS DOUBLE)
              / NULLIF(coalesce(k, ranking.num_ret), 0), 0);
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
+-- the places within k less the expected judged documents there (each its chance to land within k)
+CREATE OR REPLACE MACRO sqlrank.average_unjudged(ranking, k) AS
+    coalesce((least(ranking.num_ret, coalesce(k, ranking.num_ret))
+              - coalesce(list_sum(list_transform(list_filter(ranking.documents, lambda d: d.label >= 0),
+                                                 lambda d: sqlrank.tied_share(d, sqlrank.tied_cut(ranking, k)))), 0.0))
+             / NULLIF(coalesce(k, ranking.num_ret), 0), 0);

@@ -17,3 +17,11 @@ CREATE OR REPLACE MACRO sqlrank.measure_utility(ranking, k, rel, relevant_retrie
     CAST(relevant_retrieved AS DOUBLE) * len(sqlrank.relevant_ranks(ranking, NULL, rel))
     + CAST(nonrelevant_retrieved AS DOUBLE) * (ranking.num_ret - len(sqlrank.relevant_ranks(ranking, NULL, rel)))
     + CAST(relevant_missed AS DOUBLE) * (sqlrank.num_relevant(ranking, rel) - len(sqlrank.relevant_ranks(ranking, NULL, rel)));
+
+-- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md): linear in the
+-- relevant documents retrieved, which only a depth across a tie group makes vary with the order
+CREATE OR REPLACE MACRO sqlrank.average_utility(ranking, k, rel, relevant_retrieved, nonrelevant_retrieved,
+                                                relevant_missed) AS
+    CAST(relevant_retrieved AS DOUBLE) * sqlrank.expected_relevant(ranking, NULL, rel)
+    + CAST(nonrelevant_retrieved AS DOUBLE) * (ranking.num_ret - sqlrank.expected_relevant(ranking, NULL, rel))
+    + CAST(relevant_missed AS DOUBLE) * (sqlrank.num_relevant(ranking, rel) - sqlrank.expected_relevant(ranking, NULL, rel));
