@@ -39,6 +39,7 @@ Missing = enum.Enum("Missing", {name: name for name in sqlrank.MISSING_POLICIES}
 Duplicates = enum.Enum("Duplicates", {name: name for name in sqlrank.DUPLICATE_POLICIES}, type=str)
 ScorePrecision = enum.Enum("ScorePrecision", {name: name for name in sqlrank.SCORE_PRECISIONS}, type=str)
 Ties = enum.Enum("Ties", {name: name for name in sqlrank.TIE_POLICIES}, type=str)
+Names = enum.Enum("Names", {name: name for name in sqlrank.NAMES}, type=str)
 Engine = enum.Enum("Engine", {name: name for name in ("duckdb", "spark")}, type=str)
 
 class PlainCommand(TyperCommand):
@@ -156,6 +157,9 @@ def eval_command(
         "--ties", case_sensitive=False,
         help="order of equally scored documents: doc id descending (trec_eval), ascending, higher / lower labels "
              "first, or each measure's mean over every order (docs/tie-policies.md)")] = Ties.trec,
+    names: Annotated[Names, typer.Option(
+        "--names", case_sensitive=False,
+        help="name each measure as it was asked (-m map prints map) or by its canonical name (AP)")] = Names.asked,
     query_col: QueryColOption = None,
     doc_col: DocColOption = None,
     score_col: ScoreColOption = None,
@@ -214,7 +218,7 @@ def eval_command(
                                         memory_limit=memory_limit, **options).to_result()
             else:
                 result = sqlrank.evaluate(qrels, named_runs, _measure_list(measure), connection=con,
-                                          ties=ties.value, judged_only=judged_only, allow_disjoint=allow_disjoint,
+                                          ties=ties.value, names=names.value, judged_only=judged_only, allow_disjoint=allow_disjoint,
                                           qrels_columns=_column_map(qrels_map, "--qrels-map"),
                                           run_columns=_column_map(run_map, "--run-map"), run_col=run_col, **options)
         for notice in result.notices():
