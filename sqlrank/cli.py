@@ -39,6 +39,7 @@ Missing = enum.Enum("Missing", {name: name for name in sqlrank.MISSING_POLICIES}
 Duplicates = enum.Enum("Duplicates", {name: name for name in sqlrank.DUPLICATE_POLICIES}, type=str)
 ScorePrecision = enum.Enum("ScorePrecision", {name: name for name in sqlrank.SCORE_PRECISIONS}, type=str)
 Ties = enum.Enum("Ties", {name: name for name in sqlrank.TIE_POLICIES}, type=str)
+Names = enum.Enum("Names", {name: name for name in sqlrank.NAMES}, type=str)
 Engine = enum.Enum("Engine", {name: name for name in ("duckdb", "spark")}, type=str)
 
 class PlainCommand(TyperCommand):
@@ -157,6 +158,9 @@ def eval_command(
         help="order of equally scored documents: doc id descending (trec_eval), ascending, higher / lower labels "
              "first, each measure's mean over every order, or the run's own order (rank column, else row order; "
              "scores not read) (docs/tie-policies.md)")] = Ties.trec,
+    names: Annotated[Names, typer.Option(
+        "--names", case_sensitive=False,
+        help="name each measure as it was asked (-m map prints map) or by its canonical name (AP)")] = Names.asked,
     query_col: QueryColOption = None,
     doc_col: DocColOption = None,
     score_col: ScoreColOption = None,
@@ -203,7 +207,7 @@ def eval_command(
                            score_precision=score_precision.value, query_col=query_col, doc_col=doc_col,
                            score_col=score_col, relevance_col=relevance_col, ties=ties.value, judged_only=judged_only,
                            allow_disjoint=allow_disjoint, qrels_columns=_column_map(qrels_map, "--qrels-map"),
-                           run_columns=_column_map(run_map, "--run-map"), run_col=run_col)
+                           run_columns=_column_map(run_map, "--run-map"), run_col=run_col, names=names.value)
             if engine is Engine.spark:
                 from sqlrank import spark
 

@@ -58,7 +58,7 @@ def evaluate(
     score_precision: str = "double",
     judged_only: bool = False,
     aggregates=(),
-    names: str = "canonical",
+    names: str = "asked",
     ties: str = "trec",
     query_col: str | None = None,
     doc_col: str | None = None,
@@ -98,10 +98,10 @@ def evaluate(
     aggregates: beside the `all` row's mean, any of "std", "stderr", "median",
         "std_population" of each measure's per-query values, in `result.aggregates`
         (a table run_id, measure, aggregate, value; ranx's return_std is std_population).
-    names: "canonical" (the default) reports each measure under sqlrank's
-        canonical name (`AP`, `P@5`); "asked" under the name it was asked by
-        (`map` stays `map`; `P.5,10` gives P_5 and P_10); `result.canonical(name)`
-        gives the canonical name either way.
+    names: "asked" (the default) reports each measure under the name it was asked by
+        (`map` stays `map`, `HitRate@10` stays `HitRate@10`; `P.5,10` gives P_5 and P_10);
+        "canonical" under sqlrank's canonical name (`AP`, `Success@10`, `P@5`), one spelling
+        across papers and tools; `result.canonical(name)` gives the canonical name either way.
     ties: the order of documents with equal scores: "trec" (doc id descending, trec_eval),
         "docid_asc", "optimistic" / "pessimistic" (higher / lower labels first), "average"
         (each measure's expected value over the orderings of every tie group), or "input" (the run's

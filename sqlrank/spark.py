@@ -106,7 +106,7 @@ def session(master: str | None = None, app_name: str = "sqlrank"):
 
 def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, rel: float | None = None,
              missing: str = "zero", duplicates: str = "error", depth: int | None = None,
-             score_precision: str = "double", judged_only: bool = False, aggregates=(), names: str = "canonical",
+             score_precision: str = "double", judged_only: bool = False, aggregates=(), names: str = "asked",
              ties: str = "trec", query_col: str | None = None, doc_col: str | None = None,
              score_col: str | None = None, relevance_col: str | None = None, run_col: str | None = None,
              qrels_columns: dict[str, str] | None = None, run_columns: dict[str, str] | None = None,

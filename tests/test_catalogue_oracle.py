@@ -52,7 +52,7 @@ def cases(draw):
 
 
 def sqlrank_lines(qrels, run, specs, rel) -> dict[tuple[str, str], float]:
-    result = sqlrank.evaluate(qrels, run, list(specs), rel=rel, missing="zero")
+    result = sqlrank.evaluate(qrels, run, list(specs), rel=rel, missing="zero", names="canonical")
     names = {str(m): trec_name(m) for m in sqlrank.parse_measures(list(specs), rel=rel)}
     return {(names[row["measure"]], row["query_id"]): row["value"] for row in result.to_arrow().to_pylist()}
 
@@ -81,7 +81,7 @@ def test_every_added_trec_measure_equals_the_oracle(case, rel):
 def test_err_rbp_and_judged_equal_the_oracle(case, k, p, rel, max_grade):
     qrels, run = case
     measures = [f"ERR(max_grade={max_grade})@{k}", f"RBP(p={p},rel={rel})", f"RBP(p={p},rel={rel})@{k}", f"Judged@{k}"]
-    result = sqlrank.evaluate(qrels, run, measures, missing="zero")
+    result = sqlrank.evaluate(qrels, run, measures, missing="zero", names="canonical")
     ours = {(row["measure"], row["query_id"]): row["value"] for row in result.per_query.to_pylist()}
     for query, judgments in qrels.items():
         ranking = oracle.rank(judgments, run.get(query, {}))

@@ -17,4 +17,4 @@ def test_per_query_it_is_bpref(score):
 
 def test_the_all_row_is_the_geometric_mean_floored_at_1e_5():
     summary = sqlrank.evaluate(QRELS, RUN, ["gm_bpref"]).summary
-    assert summary["GMbpref"] == pytest.approx(math.exp((math.log(0.75) + math.log(1e-5)) / 2), rel=1e-12)
+    assert summary["gm_bpref"] == pytest.approx(math.exp((math.log(0.75) + math.log(1e-5)) / 2), rel=1e-12)

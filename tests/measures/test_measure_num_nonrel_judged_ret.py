@@ -14,4 +14,4 @@ def test_the_worked_example(score):
 
 def test_the_all_row_is_the_sum():
     run = {**RUN, "other": {"a": 1.0}}
-    assert sqlrank.evaluate(QRELS, run, ["num_nonrel_judged_ret"]).summary == {"NumNonRelJudgedRet": 3.0}
+    assert sqlrank.evaluate(QRELS, run, ["num_nonrel_judged_ret"]).summary == {"num_nonrel_judged_ret": 3.0}
