@@ -66,7 +66,7 @@ def evaluate_like_trec_eval(qrels: Path, run: Path, trec_measures, *, rel: int =
     """{(trec measure, query_id): value} from sqlrank.evaluate, for the trec_eval names given."""
     names = sorted(set(trec_measures))
     canonical = {name: str(sqlrank.parse_measures(name, rel=rel)[0]) for name in names}
-    result = sqlrank.evaluate(qrels, run, names, rel=rel, missing=missing)
+    result = sqlrank.evaluate(qrels, run, names, rel=rel, missing=missing, names="canonical")
     by_canonical = {(row["measure"], row["query_id"]): row["value"] for row in result.to_arrow().to_pylist()}
     return {(name, query): by_canonical[(canonical[name], query)]
             for name in names for (measure, query) in by_canonical

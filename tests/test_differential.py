@@ -81,7 +81,7 @@ def sqlrank_like_pytrec(qrels: dict, run: dict, rel: int, con) -> dict:
     """{query: {trec name: value}} (with an `all` query) from sqlrank.evaluate."""
     canonical = {str(sqlrank.parse_measures(name, rel=rel)[0]): name for name in RESULT_NAMES}
     result = sqlrank.evaluate(qrels, run, RESULT_NAMES, rel=rel, missing="skip", score_precision="float32",
-                              connection=con)
+                              connection=con, names="canonical")
     values: dict = {}
     for row in result.to_arrow().to_pylist():
         values.setdefault(row["query_id"], {})[canonical[row["measure"]]] = row["value"]

@@ -105,7 +105,7 @@ def python_values(qrels: Path, run: Path) -> dict:
     """{(label, query_id): value} from sqlrank.evaluate for the same measures."""
     labels = [label for label, _ in SHELL_MEASURES]
     canonical = {str(sqlrank.parse_measures(label)[0]): label for label in labels}
-    result = sqlrank.evaluate(qrels, run, labels)
+    result = sqlrank.evaluate(qrels, run, labels, names="canonical")
     return {(canonical[row["measure"]], row["query_id"]): row["value"] for row in result.to_arrow().to_pylist()}
 
 

@@ -31,7 +31,8 @@ def render_result(result, per_query: bool) -> list[bytes]:
     """
     from ..measures import trec_name
 
-    names = unique_names({name: trec_name(result.measure(name)) for name in result.measures})
+    names = unique_names({name: (trec_name(result.measure(name)), str(result.measure(name)))
+                          for name in result.measures})
     all_only = {name for name in result.measures if result.measure(name).definition.trec_all_only}
     several = len(result.runs) > 1
     blocks: dict[tuple, dict[str, str]] = {}  # (run_id, query_id) -> {measure: its printed value}, in row order
@@ -48,17 +49,18 @@ def render_result(result, per_query: bool) -> list[bytes]:
     return [text.encode()]
 
 
-def unique_names(names: dict[str, str]) -> dict[str, str]:
-    """trec_eval's name of each measure, unless an earlier measure has it: then its own canonical name.
+def unique_names(names: dict[str, tuple[str, str]]) -> dict[str, str]:
+    """{result's name: (trec_eval's name, canonical name)} -> the name each measure is printed under: trec_eval's,
+    unless an earlier measure has it, then its canonical one (never the name as asked, which may hold spaces).
 
     trec_eval's names leave out rel (its -l is one level for all): `-m AP -m 'AP(rel=2)'` would print two
     `map` lines; the second is printed as `AP(rel=2)`.
     """
     taken: set[str] = set()
     unique = {}
-    for canonical, trec in names.items():
-        unique[canonical] = canonical if trec in taken else trec
-        taken.add(unique[canonical])
+    for name, (trec, canonical) in names.items():
+        unique[name] = canonical if trec in taken else trec
+        taken.add(unique[name])
     return unique
 
 
