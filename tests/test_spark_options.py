@@ -125,6 +125,25 @@ def test_ties_input_needs_a_rank_column_on_spark(spark):
         sqlrank_spark.evaluate(frame(spark, qrels), frame(spark, run), ["AP"], spark=spark, ties="input")
 
 
+def test_ties_input_with_a_rank_column_equals_the_single_machine(spark):
+    qrels, run = make_data(seed=29)
+    # a rank that disagrees with the scores: the reverse of trec's order within each (run, query)
+    ranks = [0] * run.num_rows
+    order = sorted(range(run.num_rows), key=lambda i: (run["run_id"][i].as_py(), run["query_id"][i].as_py(),
+                                                       run["score"][i].as_py(), run["doc_id"][i].as_py()))
+    position: dict = {}
+    for i in order:
+        key = (run["run_id"][i].as_py(), run["query_id"][i].as_py())
+        position[key] = position.get(key, 0) + 1
+        ranks[i] = position[key]
+    run = run.append_column("rank", pa.array(ranks, pa.int64()))
+    single = sqlrank.evaluate(qrels, run, MEASURES, ties="input")
+    assert single.means != sqlrank.evaluate(qrels, run.drop_columns(["rank"]), MEASURES).means
+    result = sqlrank_spark.evaluate(frame(spark, qrels), frame(spark, run), MEASURES, spark=spark, buckets=BUCKETS,
+                                    ties="input")
+    assert_same_result(result, single)
+
+
 def test_the_options_are_checked_before_any_job(spark):
     qrels, run = make_data()
     for options, message in [(dict(ties="average", depth=5), "ties='average' does not take a depth"),
