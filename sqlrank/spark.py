@@ -373,7 +373,7 @@ def _coverage(con, report: Report, placeholder: str, judged_only: bool) -> dict[
         ).fetchall()[0][0])
         entry = {"shared": shared, "matched": matched}
         if judged_only:  # the run's table is its judged documents (within depth)
-            entry["judged"] = con.execute(f"SELECT count(*) FROM {rows} WHERE {other}").fetchall()[0][0]
+            entry["judged_kept"] = con.execute(f"SELECT count(*) FROM {rows} WHERE {other}").fetchall()[0][0]
         if not shared or not matched:
             entry["query"], entry["doc"] = con.execute(f"SELECT min(query_id), min(doc_id) FROM {rows} "
                                                        f"WHERE {other}").fetchall()[0]
@@ -707,7 +707,7 @@ def _whole_job_checks(rows: list[dict], report: Report, inputs, sources, run_nam
     the engine gives them."""
     if ties != "trec":  # the notice of tie groups comes with a chosen policy, as on one machine
         report.ties = ties
-    coverage = {name: {"shared": False, "matched": False, "judged": 0, "query": None, "doc": None}
+    coverage = {name: {"shared": False, "matched": False, "judged_kept": 0, "query": None, "doc": None}
                 for name in run_names}
     examples = {"query": None, "doc": None}
     for row in rows:
@@ -718,11 +718,11 @@ def _whole_job_checks(rows: list[dict], report: Report, inputs, sources, run_nam
             seen = coverage[row["run_id"]]
             seen["shared"] |= detail["shared"]
             seen["matched"] |= detail["matched"]
-            seen["judged"] += detail.get("judged", 0)
+            seen["judged_kept"] += detail.get("judged_kept", 0)
             _smallest(seen, detail)
     if judged_only:
         for (_, label), names in zip(sources, _names_by_source(sources, run_names)):
-            if not sum(coverage[name]["judged"] for name in names):
+            if not sum(coverage[name]["judged_kept"] for name in names):
                 raise engine.nothing_judged(label, depth)
     if not allow_disjoint:
         for name, run in report.runs.items():

@@ -106,13 +106,13 @@ def test_a_negative_gain_is_left_out_of_the_ideal_ranking():
     # nDCG(gains={1:-2}) on labels by rank 3, 1, 0 (b=2 not retrieved): ideal [3, 2], not [3, 2, -2]
     qrels, run = {"q": {"a": 1, "b": 2, "c": 3, "d": 0}}, {"q": {"c": 3.0, "a": 2.0, "d": 1.0}}
     expected = (3 - 2 / L3) / (3 + 2 / L3)
-    assert sqlrank.evaluate(qrels, run, ["ndcg.1=-2"]).summary["nDCG(gains={1:-2})"] == pytest.approx(expected, abs=1e-12)
+    assert sqlrank.evaluate(qrels, run, ["ndcg.1=-2"], names="canonical").summary["nDCG(gains={1:-2})"] == pytest.approx(expected, abs=1e-12)
 
 
 def test_rbp_with_a_negative_gain_lifts_judged_nonrelevant_documents():
     # labels by rank 2, 0, 4; map {2:-4}: levels 0..4 gain 0, 1, -4, 3, 4, scaled from [-4, 4]: 0, 0.5, 1
     qrels, run = {"q": {"a": 2, "b": 0, "c": 4}}, {"q": {"a": 3.0, "b": 2.0, "c": 1.0}}
-    assert sqlrank.evaluate(qrels, run, ["rbp.2=-4"]).summary["GradedRBP(gains={2:-4})"] == pytest.approx(
+    assert sqlrank.evaluate(qrels, run, ["rbp.2=-4"], names="canonical").summary["GradedRBP(gains={2:-4})"] == pytest.approx(
         0.1 * (0.9 * 0.5 + 0.9 ** 2 * 1), abs=1e-12)
 
 

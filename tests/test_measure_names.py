@@ -76,7 +76,8 @@ def test_duplicates_in_the_list_are_kept_once():
     texts = ["nDCG@10", "ndcg_cut_10", "ndcg@10", "ndcg_cut.10", "map", "AP", "P.5,10", "P_5"]
     assert [str(m) for m in parse_all(texts)] == ["nDCG@10", "AP", "P@5", "P@10"]
     result = sqlrank.evaluate(DATA / "qrels.txt", DATA / "bm25.trec", texts)
-    assert result.measures == ["nDCG@10", "AP", "P@5", "P@10"]
+    assert result.measures == ["nDCG@10", "map", "P_5", "P_10"]  # each under its first spelling
+    assert [result.canonical(name) for name in result.measures] == ["nDCG@10", "AP", "P@5", "P@10"]
     assert [r["measure"] for r in result.to_arrow().to_pylist() if r["query_id"] == "all"] == result.measures
 
 
@@ -84,7 +85,7 @@ def test_every_spelling_gives_the_same_numbers():
     """All aliases evaluated in one call agree with the canonical names, value for value."""
     spellings = [s for s, _ in ALIASES]
     canonical = list(dict.fromkeys(c for _, c in ALIASES))
-    by_alias = sqlrank.evaluate(DATA / "qrels.txt", DATA / "bm25.trec", spellings)
+    by_alias = sqlrank.evaluate(DATA / "qrels.txt", DATA / "bm25.trec", spellings, names="canonical")
     by_name = sqlrank.evaluate(DATA / "qrels.txt", DATA / "bm25.trec", canonical)
     assert sorted(by_alias.measures) == sorted(canonical)
     assert by_alias.summary == by_name.summary
@@ -109,7 +110,7 @@ def test_parameters_change_the_numbers_as_defined():
     # Järvelin, base 2: ranks 1 and 2 undiscounted, then 1/log2(i); ideal [3, 3, 2, 2, 1, 1] (whole list)
     dcg = 3 + 1 + 2 / math.log2(3) + 2 / math.log2(4) + 1 / math.log2(5)
     idcg = 3 + 3 + 2 / math.log2(3) + 2 / math.log2(4) + 1 / math.log2(5) + 1 / math.log2(6)
-    assert q1["nDCG(discount=jarvelin)"] == pytest.approx(dcg / idcg, abs=1e-12)
+    assert q1["nDCG(discount=jarvelin,base=2)"] == pytest.approx(dcg / idcg, abs=1e-12)
 
 
 # ---------------------------------------------------------------- errors, pinned

@@ -46,7 +46,7 @@ def test_all_trec_expands_to_every_numeric_measure_in_trec_eval_order():
 
 def test_text_lines_in_the_python_result(trec_data):
     result = sqlrank.evaluate(trec_data / "qrels.test", trec_data / "results.test", ["official", "relstring.3"])
-    assert result.measures[:2] == ["NumQ", "NumRet"]  # the numbers, as any result
+    assert result.measures[:2] == ["num_q", "num_ret"]  # the numbers, as any result, under trec_eval's names
     texts = {(row["query_id"], row["measure"]): row["text"] for row in result.text_rows}
     assert texts == {("all", "runid"): "STANDARD", ("301", "relstring_3"): "'000'", ("302", "relstring_3"): "'110'",
                      ("303", "relstring_3"): "'000'"}

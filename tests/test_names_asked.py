@@ -23,8 +23,10 @@ def test_the_names_asked_for():
     assert sqlrank.export.render(result, "trec").decode().splitlines()[0].startswith("map ")
 
 
-def test_canonical_names_by_default_and_the_choice_checked():
-    assert list(sqlrank.evaluate(QRELS, RUN, ["map", "P.5"]).summary) == ["AP", "P@5"]
+def test_names_as_asked_by_default_canonical_on_request_and_the_choice_checked():
+    assert list(sqlrank.evaluate(QRELS, RUN, ["map", "P.5", "HitRate@10"]).summary) == ["map", "P.5", "HitRate@10"]
+    assert list(sqlrank.evaluate(QRELS, RUN, ["map", "P.5", "HitRate@10"], names="canonical").summary) == \
+        ["AP", "P@5", "Success@10"]
     with pytest.raises(sqlrank.EvaluationError, match="unknown names 'mine'"):
         sqlrank.evaluate(QRELS, RUN, ["map"], names="mine")
 
