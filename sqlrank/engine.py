@@ -131,12 +131,7 @@ def evaluate(
     if depth is not None:
         depth = whole_number("depth", depth, 1, MAX_DEPTH)
     _check_choice("ties", ties, TIE_POLICIES)
-    if ties == "average":
-        _check_average([m for m in asked if isinstance(m, Measure)], depth)
-        if judged_only and depth is not None:
-            # judged_only cuts the run at depth before it drops the unjudged documents: in part of a tie group
-            raise EvaluationError("ties='average' does not take judged_only with a depth yet; leave one of them out, "
-                                  "or use another ties policy")
+    check_tie_options([m for m in asked if isinstance(m, Measure)], ties, depth, judged_only)
     if not isinstance(judged_only, bool):
         raise EvaluationError(f"judged_only is True or False, got {judged_only!r}")
     aggregates = [aggregates] if isinstance(aggregates, str) else list(aggregates)
@@ -146,9 +141,6 @@ def evaluate(
                "qrels": column_mapping("qrels", qrels_columns),
                "run": ({"run_id": run_col} if run_col else {}) | column_mapping("run", run_columns)}
     if ties == "input":
-        if judged_only and depth is not None:
-            raise EvaluationError("ties='input' does not take judged_only with a depth yet (the depth would cut the "
-                                  "ranking by score); leave one of them out")
         columns["run"][INPUT_RANK] = None  # asks the run's reader to keep its order (readers.base.keeps_order)
     with _using(connection):  # first: a second thread is told so before it touches the busy connection
         if connection is not None:
@@ -515,6 +507,19 @@ def column_mapping(kind: str, columns: dict | None) -> dict[str, str]:
             raise EvaluationError(f"{kind}_columns: unknown canonical column {name!r} (expected {', '.join(allowed)}); "
                                   "map them as {'query_id': 'qid', ...}")
     return {name: str(column) for name, column in columns.items()}
+
+
+def check_tie_options(measures: list[Measure], ties: str, depth: int | None, judged_only: bool) -> None:
+    """What a tie policy does not take yet, the same on every engine."""
+    if ties == "average":
+        _check_average(measures, depth)
+        if judged_only and depth is not None:
+            # judged_only cuts the run at depth before it drops the unjudged documents: in part of a tie group
+            raise EvaluationError("ties='average' does not take judged_only with a depth yet; leave one of them out, "
+                                  "or use another ties policy")
+    if ties == "input" and judged_only and depth is not None:
+        raise EvaluationError("ties='input' does not take judged_only with a depth yet (the depth would cut the "
+                              "ranking by score); leave one of them out")
 
 
 def _check_average(measures: list[Measure], depth: int | None) -> None:

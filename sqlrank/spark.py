@@ -462,10 +462,7 @@ def _check_options(missing, duplicates, depth, score_precision, buckets, ties, j
         depth = whole_number("depth", depth, 1, MAX_DEPTH)
     if ties != "input":  # 'input' needs the run's rank column, looked for when the runs are read (_rank_column)
         engine._check_choice("ties", ties, engine.TIE_POLICIES)
-    if ties == "average":
-        engine._check_average(measures, depth)
-        if judged_only:
-            raise EvaluationError("ties='average' does not take judged_only yet; use another ties policy with it")
+    engine.check_tie_options(measures, ties, depth, judged_only)
     if not isinstance(judged_only, bool):
         raise EvaluationError(f"judged_only is True or False, got {judged_only!r}")
     aggregates = [aggregates] if isinstance(aggregates, str) else list(aggregates)
@@ -673,7 +670,8 @@ def _merge_reports(rows: list[dict], qrels_label: str, sources, run_names, missi
         if row["kind"] == "qrels":
             report.qrels_queries += detail["queries"]
             report.qrels_duplicates_dropped += detail["dropped"]
-            report.input_notes += [note for note in detail["notes"] if note not in report.input_notes]
+            # once each: a bucket says a note of one input once per run it holds
+            report.input_notes += [note for note in dict.fromkeys(detail["notes"]) if note not in report.input_notes]
             label_cut += detail["label_cut"]
         elif row["kind"] == "run":
             run = seen[row["run_id"]]

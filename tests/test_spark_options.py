@@ -146,8 +146,8 @@ def test_ties_input_with_a_rank_column_equals_the_single_machine(spark):
 
 def test_the_options_are_checked_before_any_job(spark):
     qrels, run = make_data()
-    for options, message in [(dict(ties="average", depth=5), "ties='average' does not take a depth"),
-                             (dict(ties="average", judged_only=True), "does not take judged_only"),
+    for options, message in [(dict(ties="average", depth=5, judged_only=True), "does not take judged_only with a depth"),
+                             (dict(ties="input", depth=5, judged_only=True), "does not take judged_only with a depth"),
                              (dict(aggregates=["variance"]), "unknown aggregate 'variance'"),
                              (dict(names="both"), "unknown names 'both'"),
                              (dict(run_columns={"item": "doc"}), "run_columns: unknown canonical column 'item'")]:
