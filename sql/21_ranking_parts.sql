@@ -161,3 +161,20 @@ CREATE OR REPLACE MACRO sqlrank.running_sum(terms) AS
     list_transform([CAST(terms AS DOUBLE[])], lambda doubles: CASE WHEN len(doubles) <= 32
         THEN list_transform(doubles, lambda term, place: list_sum(list_slice(doubles, 1, place)))
         ELSE sqlrank.prefix_sums_by_doubling(doubles) END)[1];
+
+-- sqlrank.rbp_gain_scale(ranking, gain) -> STRUCT(low, span)
+--     trec_eval's rbp scales gains into [0, 1] as (gain - low) / span when one of its levels' gains is
+--     below 0 or above 1 (sql/measures/graded_rbp.sql). Its levels run from 0 to the query's highest label
+--     and every label the map names; the highest unnamed level is the highest label or, when the map names
+--     that, one of the next ones down: at most one per name in the map.
+CREATE OR REPLACE MACRO sqlrank.rbp_gain_scale(ranking, gain) AS
+    list_transform(
+        [struct_pack(
+            low := least(0, list_min(sqlrank.map_gains(gain))),
+            high := greatest(0, list_max(sqlrank.map_gains(gain)),
+                             list_max(list_transform(range(0, len(sqlrank.map_gains(gain)) + 1),
+                                                     lambda below: sqlrank.gain(ranking.labels[1] - below, kind := gain)))))],
+        -- gains already within [0, 1] stay as they are: (gain - 0) / 1
+        lambda levels: struct_pack(low := CASE WHEN levels.low < 0 OR levels.high > 1 THEN levels.low ELSE 0 END,
+                                   span := CASE WHEN levels.low < 0 OR levels.high > 1 THEN levels.high - levels.low
+                                                ELSE 1 END))[1];

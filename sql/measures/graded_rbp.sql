@@ -21,38 +21,18 @@
 -- 2, 0, 4 gain 0, 0.5, 1:  GradedRBP = 0.1 · (0.9 · 0.5 + 0.9² · 1) = 0.126
 CREATE OR REPLACE MACRO sqlrank.measure_graded_rbp(ranking, k, gain) AS
     list_transform(
-        -- the lowest and highest gain of trec_eval's levels. The highest unnamed level is the highest
-        -- label or, when the map names that, one of the next ones down: at most one per name in the map
-        [struct_pack(
-            low := least(0, list_min(sqlrank.map_gains(gain))),
-            high := greatest(0, list_max(sqlrank.map_gains(gain)),
-                             list_max(list_transform(range(0, len(sqlrank.map_gains(gain)) + 1),
-                                                     lambda below: sqlrank.gain(ranking.labels[1] - below, kind := gain)))))],
-        -- gains already within [0, 1] stay as they are: (gain - 0) / 1
-        lambda levels: list_transform(
-            [struct_pack(low := CASE WHEN levels.low < 0 OR levels.high > 1 THEN levels.low ELSE 0 END,
-                         span := CASE WHEN levels.low < 0 OR levels.high > 1 THEN levels.high - levels.low ELSE 1 END)],
-            lambda scale: coalesce((1 - 0.9) * list_sum(list_transform(
-                list_filter(ranking.documents, lambda d: d.label >= 0),
-                lambda d: (sqlrank.gain(d.label, kind := gain) - scale.low) / NULLIF(scale.span, 0)
-                          * pow(0.9, d.rank - 1))), 0))[1])[1];
+        [sqlrank.rbp_gain_scale(ranking, gain)],
+        lambda scale: coalesce((1 - 0.9) * list_sum(list_transform(
+            list_filter(ranking.documents, lambda d: d.label >= 0),
+            lambda d: (sqlrank.gain(d.label, kind := gain) - scale.low) / NULLIF(scale.span, 0)
+                      * pow(0.9, d.rank - 1))), 0))[1];
 
 -- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
 -- each scaled gain times 0.9^(i-1) averaged over its group's places
 CREATE OR REPLACE MACRO sqlrank.average_graded_rbp(ranking, k, gain) AS
     list_transform(
-        -- the lowest and highest gain of trec_eval's levels. The highest unnamed level is the highest
-        -- label or, when the map names that, one of the next ones down: at most one per name in the map
-        [struct_pack(
-            low := least(0, list_min(sqlrank.map_gains(gain))),
-            high := greatest(0, list_max(sqlrank.map_gains(gain)),
-                             list_max(list_transform(range(0, len(sqlrank.map_gains(gain)) + 1),
-                                                     lambda below: sqlrank.gain(ranking.labels[1] - below, kind := gain)))))],
-        -- gains already within [0, 1] stay as they are: (gain - 0) / 1
-        lambda levels: list_transform(
-            [struct_pack(low := CASE WHEN levels.low < 0 OR levels.high > 1 THEN levels.low ELSE 0 END,
-                         span := CASE WHEN levels.low < 0 OR levels.high > 1 THEN levels.high - levels.low ELSE 1 END)],
-            lambda scale: coalesce((1 - 0.9) * list_sum(list_transform(
-                list_filter(ranking.documents, lambda d: d.label >= 0),
-                lambda d: (sqlrank.gain(d.label, kind := gain) - scale.low) / NULLIF(scale.span, 0)
-                          * sqlrank.tied_power_mean(d, sqlrank.tied_cut(ranking, NULL), 0.9))), 0))[1])[1];
+        [sqlrank.rbp_gain_scale(ranking, gain)],
+        lambda scale: coalesce((1 - 0.9) * list_sum(list_transform(
+            list_filter(ranking.documents, lambda d: d.label >= 0),
+            lambda d: (sqlrank.gain(d.label, kind := gain) - scale.low) / NULLIF(scale.span, 0)
+                      * sqlrank.tied_power_mean(d, sqlrank.tied_cut(ranking, NULL), 0.9))), 0))[1];
