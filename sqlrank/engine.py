@@ -126,17 +126,8 @@ def evaluate(
     labelled = parse_labelled(measures, rel=rel, text_lines=True)
     asked = [m for _, m in labelled]
     labels = [label if names == "asked" else str(m) for label, m in labelled if isinstance(m, Measure)]
-    _check_choice("missing", missing, MISSING_POLICIES)
-    _check_choice("score_precision", score_precision, SCORE_PRECISIONS)
-    if depth is not None:
-        depth = whole_number("depth", depth, 1, MAX_DEPTH)
-    _check_choice("ties", ties, TIE_POLICIES)
-    check_tie_options([m for m in asked if isinstance(m, Measure)], ties, depth, judged_only)
-    if not isinstance(judged_only, bool):
-        raise EvaluationError(f"judged_only is True or False, got {judged_only!r}")
-    aggregates = [aggregates] if isinstance(aggregates, str) else list(aggregates)
-    for aggregate in aggregates:
-        _check_choice("aggregate", aggregate, SPREADS)
+    depth, aggregates = check_options([m for m in asked if isinstance(m, Measure)], missing, score_precision, depth,
+                                      ties, judged_only, aggregates)
     columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col},
                "qrels": column_mapping("qrels", qrels_columns),
                "run": ({"run_id": run_col} if run_col else {}) | column_mapping("run", run_columns)}
@@ -509,7 +500,24 @@ def column_mapping(kind: str, columns: dict | None) -> dict[str, str]:
     return {name: str(column) for name, column in columns.items()}
 
 
-def check_tie_options(measures: list[Measure], ties: str, depth: int | None, judged_only: bool) -> None:
+def check_options(measures: list[Measure], missing: str, score_precision: str, depth, ties: str, judged_only,
+                  aggregates) -> tuple[int | None, list[str]]:
+    """The options' checks, the same on every engine; the depth as a whole number and the aggregates as a list."""
+    _check_choice("missing", missing, MISSING_POLICIES)
+    _check_choice("score_precision", score_precision, SCORE_PRECISIONS)
+    if depth is not None:
+        depth = whole_number("depth", depth, 1, MAX_DEPTH)
+    _check_choice("ties", ties, TIE_POLICIES)
+    _check_tie_options(measures, ties, depth, judged_only)
+    if not isinstance(judged_only, bool):
+        raise EvaluationError(f"judged_only is True or False, got {judged_only!r}")
+    aggregates = [aggregates] if isinstance(aggregates, str) else list(aggregates)
+    for aggregate in aggregates:
+        _check_choice("aggregate", aggregate, SPREADS)
+    return depth, aggregates
+
+
+def _check_tie_options(measures: list[Measure], ties: str, depth: int | None, judged_only: bool) -> None:
     """What a tie policy does not take yet, the same on every engine."""
     if ties == "average":
         _check_average(measures, depth)
@@ -526,23 +534,28 @@ def _check_average(measures: list[Measure], depth: int | None) -> None:
     """ties='average' only for the measures whose expectation sqlrank computes (the registry's ties_average)."""
     supported = [m.name for m in REGISTRY.values() if m.ties_average]
     for measure in measures:
-        definition = measure.definition
-        unless = [f"{name}={value}" for name, value in definition.ties_average_unless
-                  if dict(measure.params).get(name) == value]
-        if definition.ties_average is None or unless:
-            what = f"{definition.name}({unless[0]})" if unless else definition.name
+        what = _not_averaged(measure, measure.definition.ties_average is not None,
+                             measure.definition.ties_average_unless)
+        if what:
             raise MeasureError(f"ties='average' is not defined yet for {what} (asked as '{measure}'); use it with "
                                f"{', '.join(supported)}, or another ties policy (trec, docid_asc, optimistic, "
                                "pessimistic) for this measure")
     for measure in measures if depth is not None else []:
-        definition = measure.definition
-        unless = [f"{name}={value}" for name, value in definition.ties_average_depth_unless
-                  if dict(measure.params).get(name) == value]
-        if not definition.ties_average_depth or unless:
-            what = f"{definition.name}({unless[0]})" if unless else definition.name
+        what = _not_averaged(measure, measure.definition.ties_average_depth,
+                             measure.definition.ties_average_depth_unless)
+        if what:
             raise MeasureError(f"ties='average' with a depth is not defined yet for {what} (asked as '{measure}'): "
                                "its value reads which documents of a tie group across the depth were kept; leave "
                                "depth out, or use another ties policy for this measure")
+
+
+def _not_averaged(measure: Measure, defined: bool, unless: tuple[tuple[str, object], ...]) -> str | None:
+    """The measure as an error names it when the registry leaves its expectation out (`AP(denominator=retrieved)`
+    when a parameter value does), else None."""
+    refused = [f"{name}={value}" for name, value in unless if dict(measure.params).get(name) == value]
+    if refused:
+        return f"{measure.definition.name}({refused[0]})"
+    return None if defined else measure.definition.name
 
 
 def tie_groups(con, run_tables: list[tuple[str | None, str]], score_precision: str) -> dict[str, tuple[int, int]]:

@@ -36,14 +36,13 @@ from pathlib import Path
 from . import checks, engine, sqlgen
 from .checks import DUPLICATE_POLICIES, duplicates_error
 from .errors import EvaluationError, InputError, ResourceError, SqlrankError
-from .limits import MAX_BUCKETS, MAX_DEPTH, whole_number
+from .limits import MAX_BUCKETS, whole_number
 from .readers.evaluation import check_distinct, named_runs, named_twice
 from .readers import QRELS_TABLE
 from .readers.base import Loaded
 from .readers.tables import bad_row_message, canonical_select, describe, explainer
 from .readers.trec import bad_line_message, bad_lines, label_cut_note, trec_fields
 from .measures import Measure, parse_labelled
-from .registry import SPREADS
 from .result import Report, Result, RunReport
 
 INSTALL_HINT = "pip install 'sqlrank[spark]'"
@@ -456,18 +455,7 @@ def unfolded(path) -> str:
 def _check_options(missing, duplicates, depth, score_precision, buckets, ties, judged_only, aggregates,
                    measures) -> list[str]:
     """The single-machine checks of the options, before any Spark job; the aggregates asked for, once each."""
-    engine._check_choice("missing", missing, engine.MISSING_POLICIES)
-    engine._check_choice("score_precision", score_precision, engine.SCORE_PRECISIONS)
-    if depth is not None:
-        depth = whole_number("depth", depth, 1, MAX_DEPTH)
-    if ties != "input":  # 'input' needs the run's rank column, looked for when the runs are read (_rank_column)
-        engine._check_choice("ties", ties, engine.TIE_POLICIES)
-    engine.check_tie_options(measures, ties, depth, judged_only)
-    if not isinstance(judged_only, bool):
-        raise EvaluationError(f"judged_only is True or False, got {judged_only!r}")
-    aggregates = [aggregates] if isinstance(aggregates, str) else list(aggregates)
-    for aggregate in aggregates:
-        engine._check_choice("aggregate", aggregate, SPREADS)
+    _, aggregates = engine.check_options(measures, missing, score_precision, depth, ties, judged_only, aggregates)
     if duplicates not in DUPLICATE_POLICIES:
         raise InputError(f"unknown duplicates policy '{duplicates}' (expected one of: {', '.join(DUPLICATE_POLICIES)})")
     if buckets is not None:
@@ -587,7 +575,6 @@ def _rank_column(frame, label: str, mapping: dict) -> str:
             "on Spark a DataFrame has no row order to use instead: add a rank column (or map one: "
             "run_columns={'rank': <name>}), or use another ties policy (trec, docid_asc, optimistic, pessimistic, "
             "average)")
-    engine._check_choice("ties", "input", engine.TIE_POLICIES)  # a sqlrank without the 'input' policy says so here
     return found[0]
 
 

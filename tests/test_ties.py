@@ -112,8 +112,9 @@ def orderings(judgments: dict, scores: dict):
         yield [doc for group in choice for doc in group]
 
 
-def brute_force_mean(qrels, run, measures) -> dict[tuple[str, str, str], float]:
-    """Each query's every ordering as a run of its own (run_id query#n), evaluated with ties='trec', then averaged."""
+def brute_force_mean(qrels, run, measures, **options) -> dict[tuple[str, str], float]:
+    """Each query's every ordering as a run of its own (run_id query#n), evaluated with ties='trec' and the
+    options, then averaged (each such run holds one query: disjoint from the qrels when the query is unjudged)."""
     rows = defaultdict(list)
     count = {}
     for query, scores in run.items():
@@ -123,7 +124,7 @@ def brute_force_mean(qrels, run, measures) -> dict[tuple[str, str, str], float]:
                                       ("score", score)):
                     rows[column].append(value)
             count[query] = number + 1
-    result = sqlrank.evaluate(qrels, pa.table(rows), measures, missing="skip")
+    result = sqlrank.evaluate(qrels, pa.table(rows), measures, missing="skip", allow_disjoint=True, **options)
     sums = defaultdict(float)
     for row in result.to_arrow().to_pylist():
         query = row["run_id"].split("#")[0]

@@ -11,10 +11,7 @@ equally often. The measures whose expectation under a depth is not defined yet a
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 import duckdb
-import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,7 +19,7 @@ from hypothesis import strategies as st
 import sqlrank
 from sqlrank.errors import EvaluationError, MeasureError
 from sqlrank.registry import REGISTRY
-from test_ties import assert_close, orderings, rescored, small_cases, spelling, values
+from test_ties import assert_close, brute_force_mean, small_cases, spelling, values
 
 # every measure the average takes with a depth, at cutoffs below, at and beyond the depths drawn
 CUT = [m for m in [spelling(d, 3) for d in REGISTRY.values()] + [spelling(d, 1) for d in REGISTRY.values() if d.cutoff]
@@ -32,26 +29,6 @@ CUT += ["nDCG(gain=exp)@2", "AP(denominator=min_R_k)@4", "P(rel=2)@2", "RBP(p=0.
 # the measures that read only the judged documents' order fit judged_only; every averaged one takes it
 JUDGED_ONLY = [m for m in [spelling(d, 3) for d in REGISTRY.values()] + [d.name for d in REGISTRY.values() if d.cutoff]
                if REGISTRY[m.split("@")[0]].ties_average]
-
-
-def brute_force_mean(qrels, run, measures, **options) -> dict[tuple[str, str], float]:
-    """Each query's every ordering as a run of its own (run_id query#n) under ties='trec' and the options, averaged."""
-    rows = defaultdict(list)
-    count = {}
-    for query, scores in run.items():
-        for number, order in enumerate(orderings(qrels.get(query, {}), scores)):
-            for doc, score in rescored(order).items():
-                for column, value in (("run_id", f"{query}#{number}"), ("query_id", query), ("doc_id", doc),
-                                      ("score", score)):
-                    rows[column].append(value)
-            count[query] = number + 1
-    result = sqlrank.evaluate(qrels, pa.table(rows), measures, missing="skip", allow_disjoint=True, **options)
-    sums = defaultdict(float)
-    for row in result.to_arrow().to_pylist():
-        query = row["run_id"].split("#")[0]
-        if row["query_id"] == query:
-            sums[(query, row["measure"])] += row["value"]
-    return {(query, measure): total / count[query] for (query, measure), total in sums.items()}
 
 
 def averaged(qrels, run, measures, **options) -> dict[tuple[str, str], float]:

@@ -24,37 +24,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sqlrank
-from sqlrank.errors import EvaluationError, InputError
-from sqlrank.registry import REGISTRY
+from sqlrank.errors import EvaluationError
 from cli_runner import invoke
-
-TOL = 1e-12
-DOC_IDS = ["a", "b", "c", "d", "e", "f", "g", "h", "A", "10", "9", "é"]
-QUERY_IDS = ["q1", "q2", "q3"]
-
-
-def spelling(definition, k: int) -> str:
-    """A measure of the registry as asked for: at cutoff k when it takes one, at 0.5 when its @ is a parameter."""
-    if definition.at:
-        return f"{definition.name}@0.5"
-    return f"{definition.name}@{k}" if definition.cutoff else definition.name
-
-
-EVERY_MEASURE = [spelling(d, 3) for d in REGISTRY.values()] + [spelling(d, 1) for d in REGISTRY.values() if d.cutoff]
-EVERY_MEASURE += [d.name for d in REGISTRY.values() if d.cutoff]  # the whole list too
-
-
-def values(qrels, run, measures, **options) -> dict[tuple[str, str, str], float]:
-    result = sqlrank.evaluate(qrels, run, measures, missing="zero", **options)
-    return {(row["run_id"], row["query_id"], row["measure"]): row["value"] for row in result.to_arrow().to_pylist()}
-
-
-def assert_close(ours: dict, theirs: dict) -> None:
-    assert set(ours) == set(theirs)
-    wrong = {key: (value, theirs[key]) for key, value in ours.items()
-             if not math.isclose(value, theirs[key], rel_tol=0, abs_tol=TOL)}
-    assert not wrong, f"(input, oracle): {wrong}"
-
+from test_ties import DOC_IDS, EVERY_MEASURE, QUERY_IDS, TOL, assert_close, values
 
 def given_order(rows: list[dict]) -> dict[str, list[str]]:
     """Each query's documents in the order the input gives: by `rank` when the rows have one, else row order."""
