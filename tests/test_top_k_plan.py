@@ -12,7 +12,7 @@ from __future__ import annotations
 import duckdb
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import sqlrank
@@ -129,6 +129,12 @@ EVERY_MEASURE_BUT_BPREF = ["nDCG", "nDCG@3", "DCG@2", "CG", "IDCG@2", "AP", "AP@
 
 @SETTINGS
 @given(collections(), st.sampled_from([None, 3, 40]))
+# here nDCGrel once differed in its last bit with and without the label-0 rows
+@example(({"q1": {"9": 2.0, "x2": -1.0, "c": 2.0, "d": -1.0, "a": 3.0, "b": -1.0, "x3": -1.0, "e": 0.0, "é": 2.0,
+                  "x1": 3.0}},
+          [{"q1": {"b": -0.5, "e": -2.00001, "x1": 584.3471167596558, "é": -790.0150969930783, "a": 2.0,
+                   "9": 705.0655337728981, "c": 1.0, "B": 3.686636831880654e-39, "10": 1.0,
+                   "x3": 2.2668002254664236e-282, "x2": 2.0, "d": -0.5}}]), None)
 def test_leaving_out_label_0_judgments_changes_no_number_that_does_not_read_them(collection, depth):
     con = connection(*collection)
     judged = {}
