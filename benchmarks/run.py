@@ -59,7 +59,7 @@ BIG_MEMORY_LIMIT = "4GB"
 # would need far more memory than 4GB and hours, so they stop at 10M.
 BASELINE_SIZES = {"100k", "1M", "10M"}
 ALL_SIZES = set(generate.SIZES)
-FRAME_SIZES = {"1M", "10M"}
+FRAME_SIZES = {"1M", "10M", "100M"}
 
 
 @dataclass

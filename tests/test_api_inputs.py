@@ -351,3 +351,19 @@ def test_load_qrels_says_what_it_changed_and_only_then(tmp_path, recwarn):
     with pytest.warns(sqlrank.SqlrankNotice, match=r"1 relevance label\(s\) are not whole numbers.*1\.9 -> 1"):
         sqlrank.load_qrels(con, qrels, name="cut")
     assert con.execute("SELECT doc_id, relevance FROM cut ORDER BY doc_id").fetchall() == [("A", 1.0), ("B", 1.0)]
+
+
+def test_polars_frames_are_handed_over_as_string_views_with_the_same_numbers():
+    """polars strings reach DuckDB as Arrow string views, without a copy; ids past 12 bytes (kept outside the
+    view) and non-ASCII ones read as with pandas."""
+    from sqlrank.readers.frames import polars_to_arrow
+
+    long = "query-with-a-long-id-é-"
+    qrels = [(long + q, "doc-" + d * 20, r) for q, d, r in QRELS_ROWS]
+    run = [(long + q, "doc-" + d * 20, s) for q, d, s in RUN_ROWS]
+    as_polars = [pl.from_pandas(frame(qrels, "relevance")), pl.from_pandas(frame(run, "score"))]
+    assert polars_to_arrow(as_polars[1]).schema.field("doc_id").type == pa.string_view()
+    expected = per_query_rows(sqlrank.evaluate(frame(qrels, "relevance"), frame(run, "score"), MEASURES))
+    assert per_query_rows(sqlrank.evaluate(*as_polars, MEASURES)) == expected
+    assert per_query_rows(sqlrank.evaluate(*(f.lazy() for f in as_polars), MEASURES)) == expected
+    assert ("query-with-a-long-id-é-q2", "AP", (1 + 2 / 4) / 3) in expected

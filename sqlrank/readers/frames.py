@@ -3,11 +3,14 @@ Datasets, DuckDB relations.
 
 DuckDB scans pandas and pyarrow objects in place (a view over the registered
 object, no copy; a pyarrow Dataset is scanned from its files); polars DataFrames
-and DuckDB relations are handed over as Arrow tables, a LazyFrame once collected
-and a RecordBatchReader once read (a stream cannot be scanned twice). Columns are mapped as for files (tables.py).
+and DuckDB relations are handed over as Arrow tables (polars strings as string views,
+without a copy), a LazyFrame once collected and a RecordBatchReader once read (a stream
+cannot be scanned twice). Columns are mapped as for files (tables.py).
 """
 
 from __future__ import annotations
+
+import sys
 
 import duckdb
 
@@ -44,6 +47,16 @@ def unordered(source) -> str | None:
     return None
 
 
+def polars_to_arrow(frame):
+    """A polars DataFrame as an Arrow table without copying its strings.
+
+    polars holds strings as Arrow string views, DuckDB's own layout; its default export converts
+    them to plain strings, a copy of every id (docs/performance.md, "Round four").
+    """
+    compat_level = getattr(sys.modules["polars"], "CompatLevel", None)  # polars 1.0 has no CompatLevel
+    return frame.to_arrow(compat_level=compat_level.newest()) if compat_level else frame.to_arrow()
+
+
 def read(con, source, table: str, kind: str, columns: dict, label: str | None = None) -> Loaded:
     label = label or label_of(source, kind)
     data_name = table + "_data"
@@ -52,9 +65,9 @@ def read(con, source, table: str, kind: str, columns: dict, label: str | None = 
         if isinstance(source, duckdb.DuckDBPyRelation):
             source = source.to_arrow_table() if hasattr(source, "to_arrow_table") else source.arrow()
         elif type(source).__name__ == "LazyFrame":  # polars: the query plan runs once, here
-            source = source.collect().to_arrow()
+            source = polars_to_arrow(source.collect())
         elif type(source).__module__.startswith("polars"):
-            source = source.to_arrow()
+            source = polars_to_arrow(source)
         elif type(source).__name__ == "RecordBatchReader":  # read once here: the checks and the measures scan it again
             source = source.read_all()
         names = getattr(source, "column_names", None) or list(getattr(source, "columns", []))
