@@ -178,3 +178,14 @@ CREATE OR REPLACE MACRO sqlrank.rbp_gain_scale(ranking, gain) AS
         lambda levels: struct_pack(low := CASE WHEN levels.low < 0 OR levels.high > 1 THEN levels.low ELSE 0 END,
                                    span := CASE WHEN levels.low < 0 OR levels.high > 1 THEN levels.high - levels.low
                                                 ELSE 1 END))[1];
+
+-- sqlrank.rbp_scaled_gains(ranking, gain) -> STRUCT(document, scaled)[]
+--     each document of a label >= 0 with its gain scaled by rbp_gain_scale: what GradedRBP sums, each term
+--     discounted by its place (sql/measures/graded_rbp.sql: by its rank, or by its group's places under average)
+CREATE OR REPLACE MACRO sqlrank.rbp_scaled_gains(ranking, gain) AS
+    list_transform(
+        [sqlrank.rbp_gain_scale(ranking, gain)],
+        lambda scale: list_transform(
+            list_filter(ranking.documents, lambda d: d.label >= 0),
+            lambda d: struct_pack(document := d,
+                                  scaled := (sqlrank.gain(d.label, kind := gain) - scale.low) / NULLIF(scale.span, 0))))[1];

@@ -178,7 +178,7 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
         # the report holds the runs in their final order (_report_coverage): the rows follow it
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), names=labels, ties=ties)).to_arrow_table()
         text_rows = _text_rows(con, text, report, missing)
-        spread = _spread(con, table, labels, list(report.runs), list(dict.fromkeys(aggregates))) if aggregates else None
+        spread = _spread(con, table, labels, list(report.runs), aggregates) if aggregates else None
     except duckdb.ResourceInUseException as error:
         raise _busy(error) from None
     except duckdb.Error as error:
@@ -502,7 +502,8 @@ def column_mapping(kind: str, columns: dict | None) -> dict[str, str]:
 
 def check_options(measures: list[Measure], missing: str, score_precision: str, depth, ties: str, judged_only,
                   aggregates) -> tuple[int | None, list[str]]:
-    """The options' checks, the same on every engine; the depth as a whole number and the aggregates as a list."""
+    """The options' checks, the same on every engine; the depth as a whole number and the aggregates as a list,
+    each once."""
     _check_choice("missing", missing, MISSING_POLICIES)
     _check_choice("score_precision", score_precision, SCORE_PRECISIONS)
     if depth is not None:
@@ -511,7 +512,7 @@ def check_options(measures: list[Measure], missing: str, score_precision: str, d
     _check_tie_options(measures, ties, depth, judged_only)
     if not isinstance(judged_only, bool):
         raise EvaluationError(f"judged_only is True or False, got {judged_only!r}")
-    aggregates = [aggregates] if isinstance(aggregates, str) else list(aggregates)
+    aggregates = list(dict.fromkeys([aggregates] if isinstance(aggregates, str) else aggregates))  # each once
     for aggregate in aggregates:
         _check_choice("aggregate", aggregate, SPREADS)
     return depth, aggregates

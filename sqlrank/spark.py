@@ -40,7 +40,7 @@ from .limits import MAX_BUCKETS, whole_number
 from .readers.evaluation import check_distinct, named_runs, named_twice
 from .readers import QRELS_TABLE
 from .readers.base import Loaded
-from .readers.tables import bad_row_message, canonical_select, describe, explainer
+from .readers.tables import bad_row_message, canonical_select, describe, explainer, rank_column
 from .readers.trec import bad_line_message, bad_lines, label_cut_note, trec_fields
 from .measures import Measure, parse_labelled
 from .result import Report, Result, RunReport
@@ -460,7 +460,7 @@ def _check_options(missing, duplicates, depth, score_precision, buckets, ties, j
         raise InputError(f"unknown duplicates policy '{duplicates}' (expected one of: {', '.join(DUPLICATE_POLICIES)})")
     if buckets is not None:
         whole_number("buckets", buckets, 1, MAX_BUCKETS)
-    return list(dict.fromkeys(aggregates))
+    return aggregates
 
 
 def _read(spark, source, kind: str):
@@ -567,15 +567,15 @@ def _rank_column(frame, label: str, mapping: dict) -> str:
     """ties='input' orders tied documents by the run's own ranks; on one machine a run without a rank column
     falls back to its row order, which a Spark DataFrame does not have (a shuffle, a union or a join reorders it)."""
     wanted = mapping.get("rank")
-    found = [name for name in frame.columns if name == wanted or (wanted is None and name.lower() == "rank")]
-    if not found:
+    found = (wanted if wanted in frame.columns else None) if wanted else rank_column(frame.columns)
+    if found is None:
         raise EvaluationError(
             f"{label}: ties='input' orders equally scored documents by the run's rank column, and this run has "
             f"{'no column ' + repr(wanted) if wanted else 'none'} (found {', '.join(frame.columns) or 'no columns'}); "
             "on Spark a DataFrame has no row order to use instead: add a rank column (or map one: "
             "run_columns={'rank': <name>}), or use another ties policy (trec, docid_asc, optimistic, pessimistic, "
             "average)")
-    return found[0]
+    return found
 
 
 def _resolve_columns(frame, label: str, kind: str, mapping: dict) -> dict[str, str]:

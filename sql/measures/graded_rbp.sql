@@ -20,19 +20,12 @@
 -- With gains={2:-4}: levels 0..4 gain 0, 1, -4, 3, 4; low -4, high 4, so labels
 -- 2, 0, 4 gain 0, 0.5, 1:  GradedRBP = 0.1 · (0.9 · 0.5 + 0.9² · 1) = 0.126
 CREATE OR REPLACE MACRO sqlrank.measure_graded_rbp(ranking, k, gain) AS
-    list_transform(
-        [sqlrank.rbp_gain_scale(ranking, gain)],
-        lambda scale: coalesce((1 - 0.9) * list_sum(list_transform(
-            list_filter(ranking.documents, lambda d: d.label >= 0),
-            lambda d: (sqlrank.gain(d.label, kind := gain) - scale.low) / NULLIF(scale.span, 0)
-                      * pow(0.9, d.rank - 1))), 0))[1];
+    coalesce((1 - 0.9) * list_sum(list_transform(sqlrank.rbp_scaled_gains(ranking, gain),
+                                                 lambda term: term.scaled * pow(0.9, term.document.rank - 1))), 0);
 
 -- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
 -- each scaled gain times 0.9^(i-1) averaged over its group's places
 CREATE OR REPLACE MACRO sqlrank.average_graded_rbp(ranking, k, gain) AS
-    list_transform(
-        [sqlrank.rbp_gain_scale(ranking, gain)],
-        lambda scale: coalesce((1 - 0.9) * list_sum(list_transform(
-            list_filter(ranking.documents, lambda d: d.label >= 0),
-            lambda d: (sqlrank.gain(d.label, kind := gain) - scale.low) / NULLIF(scale.span, 0)
-                      * sqlrank.tied_power_mean(d, sqlrank.tied_cut(ranking, NULL), 0.9))), 0))[1];
+    coalesce((1 - 0.9) * list_sum(list_transform(
+        sqlrank.rbp_scaled_gains(ranking, gain),
+        lambda term: term.scaled * sqlrank.tied_power_mean(term.document, sqlrank.tied_cut(ranking, NULL), 0.9))), 0);
