@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 import sqlrank
+
+# The suite's default: the same generated examples on every run and no example database, so a run's
+# verdict depends on the code alone (a failure found once cannot haunt a checkout, and a green CI is
+# not a lucky draw). `--hypothesis-profile=explore` draws afresh on each run and keeps Hypothesis's
+# example database, for a developer hunting new cases (docs/testing.md).
+settings.register_profile("repeatable", derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", print_blob=True)
+settings.load_profile("repeatable")
 
 # trec_eval's own test files and its expected output (copied, see tests/data/trec_eval/README.md)
 TREC_DATA = Path(__file__).parent / "data" / "trec_eval"
@@ -24,3 +36,48 @@ def con():
     connection = sqlrank.connect()
     yield connection
     connection.close()
+
+
+def spark_unavailable() -> str | None:
+    """Why Spark cannot run here, or None."""
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        from sqlrank import spark as sqlrank_spark
+
+        return f"pyspark is not installed ({sqlrank_spark.INSTALL_HINT})"
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        return "no Java: Spark needs Java 17+"
+    return None
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One local SparkSession for every Spark test: starting a JVM costs seconds, a session per module adds up.
+
+    Without pyspark or Java the tests are skipped locally and fail in CI (the environment variable CI set).
+    """
+    reason = spark_unavailable()
+    if reason:
+        if os.environ.get("CI"):
+            pytest.fail(f"the Spark tests must run in CI: {reason}")
+        pytest.skip(reason)
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ["PYSPARK_PYTHON"] = sys.executable  # the workers need this venv's duckdb and pyarrow
+    session = (SparkSession.builder.master("local[2]").appName("sqlrank-tests")
+               .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+               .config("spark.sql.shuffle.partitions", "2").config("spark.driver.memory", "1g")
+               .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def pytest_collection_modifyitems(items):
+    """The Spark tests run in one xdist worker, so the whole suite starts one JVM (pyproject.toml: --dist loadgroup)."""
+    for item in items:
+        if "spark" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("spark"))

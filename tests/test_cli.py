@@ -29,6 +29,7 @@ from typer.testing import CliRunner
 import sqlrank
 from formats import read_rows
 from fresh_python import run_fresh
+from tolerances import printed
 from sqlrank import export
 from sqlrank.cli import DEFAULT_MEASURES, app
 from sqlrank.measures import PARAMETERS, REGISTRY, spellings
@@ -126,7 +127,7 @@ def assert_numbers(values: dict, fmt: str, per_query: bool = True) -> None:
     wanted = {key: value for key, value in EXPECTED.items() if per_query or key[1] == "all"}
     assert set(values) == set(wanted)
     # table and trec print 4 decimals, as trec_eval does; the others hold the double
-    tolerance = 5e-5 if fmt in ("table", "trec") else 1e-12
+    tolerance = printed(4) if fmt in ("table", "trec") else 1e-12
     for key, value in wanted.items():
         assert values[key] == pytest.approx(value, abs=tolerance), key
 
@@ -163,8 +164,8 @@ def test_eval_default_measures_and_table(files):
     assert lines[0].split() == ["measure", "sys"]
     assert [line.split()[0] for line in lines[2:]] == list(DEFAULT_MEASURES)
     shown = {line.split()[0]: float(line.split()[1]) for line in lines[2:]}
-    assert shown["RR"] == pytest.approx((1 / 2 + 1) / 2, abs=5e-5)
-    assert shown["R@100"] == pytest.approx((2 / 3 + 1) / 2, abs=5e-5)  # q1 finds d1, d2 of 3; q2 finds d1
+    assert shown["RR"] == pytest.approx((1 / 2 + 1) / 2, abs=printed(4))
+    assert shown["R@100"] == pytest.approx((2 / 3 + 1) / 2, abs=printed(4))  # q1 finds d1, d2 of 3; q2 finds d1
     assert result.stderr == ""
 
 

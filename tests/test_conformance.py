@@ -4,7 +4,7 @@ The expected values were produced by the trec_eval binary (see
 tests/data/trec_eval/README.md for each file's exact command line). The
 `*_full.csv` files carry 17 significant digits and are compared at 1e-9, per
 query and for the `all` row; the stock 4-decimal text outputs (`out.test.aq`,
-`out.test.aql`) at 5e-5, the half unit of their last printed digit.
+`out.test.aql`) at half a unit of their last printed digit (tests/tolerances.py).
 
 Measure names are trec_eval's (ndcg_cut_10, map, P_5, ...); sqlrank reads
 them itself through `sqlrank.parse_measures`, so this also checks that every
@@ -21,9 +21,10 @@ import pytest
 
 import sqlrank
 from sqlrank import EvaluationError
+from tolerances import printed
 
 TOL = 1e-9
-PRINTED_TOL = 5e-5  # trec_eval prints 4 decimals
+PRINTED_TOL = printed(4)  # trec_eval prints 4 decimals
 
 # the trec_eval measures sqlrank implements: every trec_eval name the registry declares, so that a
 # measure added with its trec_eval name is checked against every line trec_eval printed for it

@@ -23,6 +23,7 @@ import pytest
 
 import sqlrank
 from formats import read_rows
+from tolerances import printed
 from sqlrank import export
 from sqlrank.formats import columns
 from sqlrank.errors import OutputError
@@ -124,7 +125,7 @@ def test_trec_layout_is_trec_eval_s(result):
     for line in lines:
         run_id, name, query_id, value = line.split("\t")
         values[(run_id, query_id, names[name.strip()])] = float(value)
-    _assert_expected(values, 5e-5)
+    _assert_expected(values, printed(4))
 
 
 def test_trec_layout_of_one_run_has_no_run_column():
@@ -146,7 +147,7 @@ def test_table_is_aligned_one_column_per_run(result):
     for line in lines[2:]:
         measure, *cells = line.split()
         for run_id, cell in zip(runs, cells):
-            assert float(cell) == pytest.approx(EXPECTED[(run_id, "all", measure)], abs=5e-5)
+            assert float(cell) == pytest.approx(EXPECTED[(run_id, "all", measure)], abs=printed(4))
     assert "5" in lines[-1].split()  # NumRet all: a whole number
 
 
@@ -158,7 +159,7 @@ def test_table_per_query_has_a_query_column(result):
     assert len(rows) == 9  # (q1, q2, all) x 3 measures
     for (query_id, measure), cells in rows.items():
         for run_id, cell in zip(runs, cells):
-            assert float(cell) == pytest.approx(EXPECTED[(run_id, query_id, measure)], abs=5e-5)
+            assert float(cell) == pytest.approx(EXPECTED[(run_id, query_id, measure)], abs=printed(4))
 
 
 def test_unknown_format_is_refused(result):

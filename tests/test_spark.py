@@ -1,15 +1,13 @@
 """sqlrank.spark against sqlrank.evaluate: the same per-query values, `all` rows, notices and errors.
 
-One local SparkSession (local[2], UI off, 2 shuffle partitions) serves the module. Without
+One local SparkSession (local[2], UI off, 2 shuffle partitions; tests/conftest.py) serves every Spark test. Without
 pyspark or Java the module is skipped locally and fails in CI (the environment variable CI set).
 """
 
 from __future__ import annotations
 
 import math
-import os
 import re
-import shutil
 import sys
 
 import numpy as np
@@ -25,37 +23,6 @@ from test_conformance import CASES, REQUIRED, SUMMARY_ONLY, TOL, read_full_csv
 REL_TOL = 1e-12
 # pyspark 4 warns about pandas 3 when its Arrow conversions load; these tests hand it Arrow tables only
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
-
-
-def _unavailable() -> str | None:
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
-        return f"pyspark is not installed ({sqlrank_spark.INSTALL_HINT})"
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        return "no Java: Spark needs Java 17+"
-    return None
-
-
-@pytest.fixture(scope="module")
-def spark():
-    reason = _unavailable()
-    if reason:
-        if os.environ.get("CI"):
-            pytest.fail(f"the Spark tests must run in CI: {reason}")
-        pytest.skip(reason)
-    from pyspark.sql import SparkSession
-
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    os.environ["PYSPARK_PYTHON"] = sys.executable  # the workers need this venv's duckdb and pyarrow
-    session = (SparkSession.builder.master("local[2]").appName("sqlrank-tests")
-               .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.shuffle.partitions", "2").config("spark.driver.memory", "1g")
-               .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
-               .getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 # ---------------------------------------------------------------- data with every case the policies see

@@ -17,7 +17,7 @@ import pytest
 import sqlrank
 from sqlrank import spark as sqlrank_spark
 
-from test_spark import assert_same_result, frame, spark  # noqa: F401  (spark: the module's session fixture)
+from test_spark import assert_same_result, frame
 
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
 

@@ -18,7 +18,7 @@ import sqlrank
 from sqlrank import spark as sqlrank_spark
 
 from cli_runner import invoke
-from test_spark import assert_same_result, frame, make_data, spark  # noqa: F401  (spark: the module's session)
+from test_spark import assert_same_result, frame, make_data
 
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
 

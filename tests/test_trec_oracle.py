@@ -23,11 +23,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trec_oracle as oracle
+from tolerances import printed
 from trec_oracle import NEGATIVE_LABEL, NOT_IN_QRELS, Options, Ranking
 
 DATA = Path(__file__).parent / "data" / "trec_eval"
 TOL = 1e-9
-PRINTED_TOL = 5e-5  # half a unit of trec_eval's 4th printed decimal
+PRINTED_TOL = printed(4)  # trec_eval prints 4 decimals
 
 
 def read_full_csv(path: Path) -> dict[tuple[str, str], str]:
