@@ -32,7 +32,7 @@ def pyplot():
     try:
         import matplotlib
     except ImportError:
-        raise OutputError("plots need matplotlib: pip install 'sqlrank[plot]'") from None
+        raise OutputError("plots need matplotlib: in the sqlrank checkout, .venv/bin/pip install -e '.[plot]'") from None
     matplotlib.use("Agg", force=False)  # files, not windows: works without a display
     import matplotlib.pyplot as plt
 

@@ -63,8 +63,9 @@ def scipy_stats():
     try:
         import scipy.stats
     except ImportError:
-        raise EvaluationError("the t-test, Wilcoxon and sign tests need scipy: pip install 'sqlrank[compare]' "
-                              "(or ask only for tests='randomization', 'bootstrap' or 'tukey')") from None
+        raise EvaluationError("the t-test, Wilcoxon and sign tests need scipy: in the sqlrank checkout, "
+                              ".venv/bin/pip install -e '.[compare]' (or ask only for tests='randomization', "
+                              "'bootstrap' or 'tukey')") from None
     return scipy.stats
 
 

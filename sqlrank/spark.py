@@ -45,7 +45,7 @@ from .readers.trec import bad_line_message, bad_lines, label_cut_note, trec_fiel
 from .measures import Measure, parse_labelled
 from .result import Report, Result, RunReport
 
-INSTALL_HINT = "pip install 'sqlrank[spark]'"
+INSTALL_HINT = "in the sqlrank checkout, .venv/bin/pip install -e '.[spark]'"
 BUCKET = "sqlrank_bucket"
 ORDER = "sqlrank_input_order"  # the input's row order, kept through the shuffle for duplicates='first'
 PLACEHOLDER = "sqlrank-spark-placeholder"

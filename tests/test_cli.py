@@ -556,11 +556,12 @@ def readme_section() -> str:
     return match.group(1)
 
 
-def test_readme_help_excerpt_is_the_real_help(processes):
-    """The README quotes `sqlrank eval --help` as the console script prints it (COLUMNS=100; CliRunner would
+def test_cli_doc_help_excerpt_is_the_real_help(processes):
+    """docs/cli.md quotes `sqlrank eval --help` as the console script prints it (COLUMNS=100; CliRunner would
     force its own width)."""
-    shown = re.search(r"```text\n\$ sqlrank eval --help\n(.*?)```", readme_section(), re.S)
-    assert shown, "the README shows `sqlrank eval --help`"
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    shown = re.search(r"```text\n\$ sqlrank eval --help\n(.*?)```", text, re.S)
+    assert shown, "docs/cli.md shows `sqlrank eval --help`"
     assert processes["help"].returncode == 0
     real = re.sub(r"\x1b\[[0-9;]*m", "", processes["help"].stdout.decode())  # no colours, whatever the terminal
     assert shown.group(1).rstrip() == "\n".join(line.rstrip() for line in real.splitlines()).rstrip()
@@ -607,7 +608,7 @@ def _commands(files: Path, tmp: Path) -> dict[str, list[str]]:
 def processes(files, tmp_path_factory) -> dict[str, subprocess.CompletedProcess]:
     """Every console-script run of this file, started together (each pays Python's start-up)."""
     tmp = tmp_path_factory.mktemp("processes")
-    env = {**os.environ, "COLUMNS": "100", "TERMINAL_WIDTH": "100"}  # help wraps as the README shows it
+    env = {**os.environ, "COLUMNS": "100", "TERMINAL_WIDTH": "100"}  # help wraps as docs/cli.md shows it
 
     def run(command):
         return subprocess.run(command, capture_output=True, env=env, cwd=tmp, timeout=300)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pyarrow as pa
 import pytest
 
@@ -71,3 +73,11 @@ def test_plot_errors_say_what_to_do(result):
         result.plot("distribution", measure="P@5")
     with pytest.raises(sqlrank.OutputError, match="iprec_at_recall"):
         result.plot("pr")
+
+
+def test_without_matplotlib_the_error_says_what_to_install(result, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # an import of it now raises ImportError
+    with pytest.raises(sqlrank.OutputError) as error:
+        result.plot("cutoff", tmp_path / "cutoff.png")
+    assert str(error.value) == "plots need matplotlib: in the sqlrank checkout, .venv/bin/pip install -e '.[plot]'"
+    assert not (tmp_path / "cutoff.png").exists()

@@ -85,13 +85,13 @@ def test_cli_compare_and_plot(trec_data, tmp_path, capsys):
     assert "short" in (tmp_path / "d.svg").read_text()
 
 
-def test_readme_comparing_runs_shows_what_the_command_prints(capsys, monkeypatch):
-    """The README's "Comparing runs" example is the command's real output."""
+def test_comparing_doc_shows_what_the_command_prints(capsys, monkeypatch):
+    """The example of docs/comparing.md is the command's real output."""
     import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    section = (root / "README.md").read_text(encoding="utf-8").split("## Comparing runs", 1)[1]
+    section = (root / "docs" / "comparing.md").read_text(encoding="utf-8")
     block = re.search(r"```\n\$ sqlrank (?P<args>[^\n]+)\n(?P<output>.*?)```", section, re.S)
     monkeypatch.chdir(root)
     assert cli_run(block["args"].split()) == 0

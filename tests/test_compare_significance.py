@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 import warnings
 
 import numpy as np
@@ -268,3 +269,15 @@ def test_tukey_uses_only_queries_every_run_has(con):
     con.register("per_query", pa.concat_tables([table, extra]))
     rows = con.sql("FROM sqlrank.tukey_hsd('per_query', trials := 50)").fetchall()
     assert {row[3] for row in rows} == {3}
+
+
+def test_without_scipy_the_error_says_what_to_install(monkeypatch):
+    table = pa.table({"run_id": ["base", "base", "run", "run"], "query_id": ["q1", "q2", "q1", "q2"],
+                      "measure": ["AP"] * 4, "value": [0.1, 0.2, 0.3, 0.5]})
+    monkeypatch.setitem(sys.modules, "scipy.stats", None)  # an import of it now raises ImportError
+    with pytest.raises(sqlrank.EvaluationError) as error:
+        sqlrank.compare(table, tests=["ttest"])
+    assert str(error.value) == ("the t-test, Wilcoxon and sign tests need scipy: in the sqlrank checkout, "
+                                ".venv/bin/pip install -e '.[compare]' (or ask only for tests='randomization', "
+                                "'bootstrap' or 'tukey')")
+    assert sqlrank.compare(table, tests=["randomization"]).row("run", "AP")["wins"] == 2  # the way out it names

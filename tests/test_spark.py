@@ -248,7 +248,7 @@ def test_a_bucket_too_large_for_its_worker_says_to_use_more_buckets(spark):
 def test_without_pyspark_the_error_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyspark", None)
     monkeypatch.setitem(sys.modules, "pyspark.sql", None)
-    with pytest.raises(EvaluationError, match=r"needs pyspark 4 \(not installed\): pip install 'sqlrank\[spark\]'"):
+    with pytest.raises(EvaluationError, match=r"needs pyspark 4 \(not installed\): in the sqlrank checkout, \.venv/bin/pip install -e '\.\[spark\]'$"):
         sqlrank_spark.evaluate("qrels.parquet", "run.parquet", ["AP"])
 
 

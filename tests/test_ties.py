@@ -165,7 +165,8 @@ def test_optimistic_is_at_least_average_which_is_at_least_pessimistic(case):
 
 
 def test_the_worked_example_of_the_docs():
-    """One query, three tied documents judged a = 2, b = 0, c = 1: the table of docs/tie-policies.md and the README."""
+    """One query, three tied documents judged a = 2, b = 0, c = 1: the table of docs/tie-policies.md (the README
+    quotes its nDCG@3 range)."""
     qrels = {"q": {"a": 2, "b": 0, "c": 1}}
     run = {"q": {"a": 1.0, "b": 1.0, "c": 1.0}}
     table = {"trec": (0.7602, 0.8333, 1, 1), "docid_asc": (0.9502, 0.8333, 1, 1), "optimistic": (1, 1, 1, 1),
