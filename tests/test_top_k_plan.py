@@ -9,6 +9,8 @@ float32 scores, several runs in one table, depth, missing queries.
 
 from __future__ import annotations
 
+from functools import cache
+
 import duckdb
 import pandas as pd
 import pytest
@@ -38,8 +40,14 @@ def collections(draw):
     return qrels, runs
 
 
+@cache
+def library() -> duckdb.DuckDBPyConnection:
+    """One database with the macros for the module: each example takes a cursor instead of installing again."""
+    return sqlrank.connect()
+
+
 def connection(qrels: dict, runs: list[dict]) -> duckdb.DuckDBPyConnection:
-    con = sqlrank.connect()
+    con = library().cursor()  # its registered frames are its own; its tables are replaced by each example
     con.register("qrels_frame", pd.DataFrame(
         [(q, d, label) for q, docs in qrels.items() for d, label in docs.items()],
         columns=["query_id", "doc_id", "relevance"]))
