@@ -358,28 +358,28 @@ def test_a_failed_write_keeps_the_old_output(files, tmp_path, monkeypatch):
 
 
 def test_parquet_is_not_printed_on_a_terminal(files, monkeypatch):
-    from sqlrank import cli
+    from sqlrank.cli import arguments, options
 
     class Terminal(io.StringIO):
         def isatty(self):
             return True
 
-    monkeypatch.setattr(cli.sys, "stdout", Terminal())
-    with pytest.raises(cli.typer.BadParameter, match="Parquet is binary: write it to a file with -o FILE"):
-        cli._destination(cli.Format.parquet, None)
-    assert cli._destination(cli.Format.csv, None) == ("csv", None)
+    monkeypatch.setattr(arguments.sys, "stdout", Terminal())
+    with pytest.raises(arguments.typer.BadParameter, match="Parquet is binary: write it to a file with -o FILE"):
+        arguments.destination(options.Format.parquet, None)
+    assert arguments.destination(options.Format.csv, None) == ("csv", None)
 
 
 def test_progress_only_on_a_terminal(monkeypatch):
-    from sqlrank import cli
+    from sqlrank.cli import terminal
 
     class Terminal(io.StringIO):
         def isatty(self):
             return True
 
     for stream, shown in ((Terminal(), True), (io.StringIO(), False)):
-        monkeypatch.setattr(cli.sys, "stderr", stream)
-        with cli._status("evaluating 2 runs against qrels.txt"):
+        monkeypatch.setattr(terminal.sys, "stderr", stream)
+        with terminal.status("evaluating 2 runs against qrels.txt"):
             pass
         assert stream.getvalue() == ("sqlrank: evaluating 2 runs against qrels.txt ...\r\r\x1b[K" if shown else "")
 
@@ -392,15 +392,15 @@ def test_duckdb_s_progress_bar_only_on_a_terminal():
     """
     script = (
         "import io, duckdb\n"
-        "from sqlrank import cli\n"
+        "from sqlrank.cli import terminal\n"
         "setting = \"SELECT current_setting('enable_progress_bar')\"\n"
         "class Terminal(io.StringIO):\n"
         "    def isatty(self):\n"
         "        return True\n"
         "shown = [duckdb.connect().execute(setting).fetchone()[0]]\n"
         "for stream in (Terminal(), io.StringIO()):\n"
-        "    cli.sys.stderr = stream\n"
-        "    shown.append(cli._connect(None, None, None).execute(setting).fetchone()[0])\n"
+        "    terminal.sys.stderr = stream\n"
+        "    shown.append(terminal.connect(None, None, None).execute(setting).fetchone()[0])\n"
         "print(shown)\n"
     )
     assert run_fresh(script) == "[True, True, False]\n"  # DuckDB's default; kept on a terminal; off in a pipe
@@ -410,9 +410,10 @@ def test_both_commands_work_in_the_connection_made_for_them_and_close_it(files, 
     """main() ends the process without Python's teardown, so each command closes its DuckDB connection
     itself (closing it removes DuckDB's spill files)."""
     from sqlrank import cli
+    from sqlrank.cli import terminal
 
     made, judged = [], []
-    original_connect, original_evaluate = cli._connect, sqlrank.evaluate
+    original_connect, original_evaluate = terminal.connect, sqlrank.evaluate
 
     def connect(*args, **kwargs):
         made.append(original_connect(*args, **kwargs))
@@ -423,7 +424,7 @@ def test_both_commands_work_in_the_connection_made_for_them_and_close_it(files, 
         judged.append(kwargs["connection"].execute("SELECT count(*) FROM sqlrank_judged").fetchone()[0])
         return result
 
-    monkeypatch.setattr(cli, "_connect", connect)
+    monkeypatch.setattr(terminal, "connect", connect)
     monkeypatch.setattr(sqlrank, "evaluate", evaluate)
     assert cli.run(["eval", str(files / "qrels.txt"), str(files / "sys.trec"), "-m", "AP", "--threads", "1",
                     "-o", str(files / "connection.csv")]) == 0
@@ -710,9 +711,10 @@ def test_output_to_the_command_s_own_stdout_goes_where_stdout_goes(files, tmp_pa
 
 def test_run_gives_python_s_exit_codes(capsys):
     from sqlrank import cli
+    from sqlrank.cli import failures
 
-    assert [cli._exit_code(code) for code in (None, 0, 2)] == [0, 0, 2]
-    assert cli._exit_code("stopped") == 1 and capsys.readouterr().err == "stopped\n"
+    assert [failures.exit_code(code) for code in (None, 0, 2)] == [0, 0, 2]
+    assert failures.exit_code("stopped") == 1 and capsys.readouterr().err == "stopped\n"
     assert cli.run(["eval", "--no-such-option"]) == 2
 
 

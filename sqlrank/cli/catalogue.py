@@ -1,0 +1,38 @@
+"""`sqlrank sql` and `sqlrank measures`: what the library holds, printed."""
+
+from __future__ import annotations
+
+import typer
+
+import sqlrank
+
+
+def sql_command() -> None:
+    """Print the macro library for the DuckDB shell.
+
+    `sqlrank sql > sqlrank.sql`, then `.read sqlrank.sql` in the shell (or
+    `sqlrank sql | duckdb` with the SQL to run after it).
+    """
+    typer.echo(sqlrank.sql_script(), nl=False)
+
+
+def measures_command() -> None:
+    """List the measures, their spellings and parameters."""
+    lines = []
+    for row in sqlrank.describe_measures():
+        name = row["name"] + ("[@k]" if row["cutoff"] else f"@{row['at']}" if row["at"] else "")
+        summed = "; summed, not averaged, in the 'all' row" if row["summary"] == "sum" else ""
+        lines.append(f"{name:<13}  {row['definition']}{summed}")  # a name past the column still gets its gap
+        if row["aliases"]:
+            lines.append(f"{'':<15}also: {', '.join(row['aliases'])}")
+        if row["parameters"]:
+            lines.append(f"{'':<15}parameters: {', '.join(f'{p}={d}' for p, d in row['parameters'].items())}")
+    lines += ["", "Parameters go in parentheses before the cutoff: nDCG(gain=exp)@10, AP(rel=2)@100.",
+              "Names are case-insensitive; trec_eval's work too (ndcg_cut_10, map, P.5,10, recall_100,",
+              "utility.2,-1,0,0, ndcg.1=3,2=9), as do its sets all_trec and official, and ranx's",
+              "hits@k, f1@k, r-precision, ndcg_burges, map@10-l2.", ""]
+    for parameter in sqlrank.MEASURE_PARAMETERS.values():
+        values = "|".join(parameter.choices) or ("a list of numbers" if isinstance(parameter.default, tuple)
+                                                 else "a number")
+        lines.append(f"  {parameter.name:<11}  {values} (default {parameter.default}): {parameter.help}")
+    typer.echo("\n".join(lines))
