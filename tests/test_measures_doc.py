@@ -5,8 +5,8 @@
 * Each states its definition, its parameters (by name, with the registry's default and choices), its edge
   cases, its names (the registry's aliases and trec_eval names) and a worked example.
 * Each worked example is a fenced ```` ```example ```` block that this file evaluates with sqlrank: its
-  lines `judgments: A=3 B=0`, `ranking: A x B` (or `scores: A=2 B=2`, for ties) and `options: missing=skip`
-  give the input, and a line `AP: (1/1 + 2/3) / 3 = 0.5555555555555556` a measure's value for a query
+  lines `judgments: A=3 B=1 C=0`, `ranking: A x B` (or `scores: A=2 B=2`, for ties) and `options: missing=skip`
+  give the input, and a line `AP: (1/1 + 2/3) / 2 = 0.8333333333333333` a measure's value for a query
   (`AP q2: ...` for a named one, `AP all: ...` for the `all` row). The arithmetic is evaluated too. `=`
   means the value to 1e-12; `≈` means the value rounded to the digits written.
 """
@@ -135,7 +135,10 @@ def expected_value(line: str, measure: str, query: str, rest: str) -> Expected:
     parts = re.split(r"\s+([=≈])\s+", rest.strip())
     expressions, relations = parts[0::2], parts[1::2] or ["="]
     value_text = expressions[-1]
-    value = float(value_text)
+    try:
+        value = float(value_text)
+    except ValueError:
+        raise AssertionError(f"'{line}': expected '<arithmetic> = <number>', got '{value_text}' last") from None
     if relations[-1] == "≈":
         tolerance = 0.5 * 10 ** -len(value_text.partition(".")[2]) + 1e-12
     else:
