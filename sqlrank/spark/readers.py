@@ -33,17 +33,17 @@ import sys
 import warnings
 from pathlib import Path
 
-from . import checks, engine, sqlgen
-from .checks import DUPLICATE_POLICIES, duplicates_error
-from .errors import EvaluationError, InputError, ResourceError, SqlrankError
-from .limits import MAX_BUCKETS, whole_number
-from .readers.evaluation import check_distinct, named_runs, named_twice
-from .readers import QRELS_TABLE
-from .readers.base import Loaded
-from .readers.tables import bad_row_message, canonical_select, describe, explainer, rank_column
-from .readers.trec import bad_line_message, bad_lines, label_cut_note, trec_fields
-from .measures import Measure, parse_labelled
-from .result import Report, Result, RunReport
+from .. import checks, engine, sqlgen
+from ..checks import DUPLICATE_POLICIES, duplicates_error
+from ..errors import EvaluationError, InputError, ResourceError, SqlrankError
+from ..limits import MAX_BUCKETS, whole_number
+from ..readers.evaluation import check_distinct, named_runs, named_twice
+from ..readers import QRELS_TABLE
+from ..readers.base import Loaded
+from ..readers.tables import bad_row_message, canonical_select, describe, explainer, rank_column
+from ..readers.trec import bad_line_message, bad_lines, label_cut_note, trec_fields
+from ..measures import Measure, parse_labelled
+from ..result import Report, Result, RunReport
 
 INSTALL_HINT = "pip install 'sqlrank[spark]'"
 BUCKET = "sqlrank_bucket"
