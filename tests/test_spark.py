@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import sys
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -303,6 +304,15 @@ def test_importing_the_spark_package_imports_no_pyspark():
               "    __import__(f'sqlrank.spark.{module.name}')\n"
               "print('pyspark' in sys.modules)\n")
     assert run_fresh(script) == "False\n"
+
+
+def test_docs_name_every_module_of_the_spark_package():
+    """docs/spark.md's "Where the code is" lists the package's modules: none missing, none that is gone."""
+    package = Path(sqlrank_spark.__file__).parent
+    text = (package.parent.parent / "docs" / "spark.md").read_text(encoding="utf-8")
+    section = text.split("## Where the code is", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"^\* `(\w+\.py)`", section, re.MULTILINE))
+    assert listed == {path.name for path in package.glob("*.py")} - {"__init__.py"}
 
 
 # ---------------------------------------------------------------- the command line
