@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -17,7 +18,9 @@ import pytest
 import sqlrank
 from sqlrank import EvaluationError, InputError
 from sqlrank import spark as sqlrank_spark
+from sqlrank.spark import result as spark_result, runtime
 
+from fresh_python import run_fresh
 from test_conformance import CASES, REQUIRED, SUMMARY_ONLY, TOL, read_full_csv
 
 REL_TOL = 1e-12
@@ -138,7 +141,8 @@ def test_the_dataframe_is_the_long_table_with_all_rows(spark):
 def test_the_aggregate_comes_from_the_registry_geometric_mean_included(spark, monkeypatch):
     qrels, run = make_data()
     aggregates = {"AP": "gm", "NumRel": "sum", "RR": "mean"}
-    monkeypatch.setattr(sqlrank_spark, "aggregate_of", lambda measure: aggregates[str(measure)])
+    # patched where SparkResult reads it
+    monkeypatch.setattr(spark_result, "aggregate_of", lambda measure: aggregates[str(measure)])
     result = sqlrank_spark.evaluate(frame(spark, qrels), frame(spark, run), list(aggregates), spark=spark)
     rows = result.to_arrow().to_pylist()
     for measure, rule in aggregates.items():
@@ -256,7 +260,26 @@ def test_without_java_the_error_says_what_to_install(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.delenv("JAVA_HOME", raising=False)
     with pytest.raises(EvaluationError, match=r"needs Java 17 or newer"):
-        sqlrank_spark._require_java()
+        runtime.require_java()
+
+
+def test_importing_the_spark_package_imports_no_pyspark():
+    """pyspark is imported when the engine is used, so that sqlrank and every Spark module import without it."""
+    script = ("import pkgutil, sys\n"
+              "import sqlrank.spark\n"
+              "for module in pkgutil.iter_modules(sqlrank.spark.__path__):\n"
+              "    __import__(f'sqlrank.spark.{module.name}')\n"
+              "print('pyspark' in sys.modules)\n")
+    assert run_fresh(script) == "False\n"
+
+
+def test_docs_name_every_module_of_the_spark_package():
+    """docs/spark.md's "Where the code is" lists the package's modules: none missing, none that is gone."""
+    package = Path(sqlrank_spark.__file__).parent
+    text = (package.parent.parent / "docs" / "spark.md").read_text(encoding="utf-8")
+    section = text.split("## Where the code is", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"^\* `(\w+\.py)`", section, re.MULTILINE))
+    assert listed == {path.name for path in package.glob("*.py")} - {"__init__.py"}
 
 
 # ---------------------------------------------------------------- the command line

@@ -1,0 +1,53 @@
+"""What the Spark engine needs before any job: pyspark, a JVM, and a SparkSession.
+
+pyspark is imported only when the engine is used (import_pyspark), so that sqlrank imports without it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from ..errors import EvaluationError
+
+INSTALL_HINT = "pip install 'sqlrank[spark]'"
+
+
+def session(master: str | None = None, app_name: str = "sqlrank"):
+    """A SparkSession: the active one, or a new one (`master`, default local[*]) when there is none.
+
+    Python workers run this interpreter unless the user's configuration names another one, so
+    that they find sqlrank, duckdb and pyarrow in a virtual environment.
+    """
+    SparkSession = import_pyspark().sql.SparkSession
+    active = SparkSession.getActiveSession()
+    if active is not None and master is None:
+        return active
+    require_java()
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    builder = SparkSession.builder.appName(app_name)
+    if master is not None:  # otherwise spark-submit's master, or pyspark's default local[*]
+        builder = builder.master(master)
+    created = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
+    created.sparkContext.setLogLevel("ERROR")  # a failed bucket is reported by sqlrank, not by pages of log
+    return created
+
+
+def import_pyspark():
+    """pyspark, or an error saying how to install it."""
+    try:
+        import pyspark.sql
+        import pyspark.sql.functions  # noqa: F401
+    except ImportError:
+        raise EvaluationError(f"the Spark engine needs pyspark 4 (not installed): {INSTALL_HINT}") from None
+    return pyspark
+
+
+def require_java() -> None:
+    """Spark runs on a JVM: say so before pyspark fails with a gateway error."""
+    java_home = os.environ.get("JAVA_HOME")
+    if shutil.which("java") is None and not (java_home and Path(java_home, "bin", "java").exists()):
+        raise EvaluationError("the Spark engine needs Java 17 or newer (no `java` on the PATH and no JAVA_HOME): "
+                              "install a JDK (e.g. apt-get install openjdk-17-jre-headless) or set JAVA_HOME")
