@@ -78,7 +78,7 @@ def eval_command(
     engine: Annotated[Engine, typer.Option(
         "--engine", case_sensitive=False,
         help="duckdb on this machine, or spark: the same numbers on a Spark cluster, reading the paths Spark reads "
-             "(local, hdfs://, s3a://); needs pip install 'sqlrank[spark]' and Java 17+")] = Engine.duckdb,
+             "(local, hdfs://, s3a://); needs .venv/bin/pip install -e '.[spark]' and Java 17+")] = Engine.duckdb,
     spark_master: Annotated[Optional[str], typer.Option(
         "--spark-master", metavar="URL", show_default=False,
         help="the Spark master for --engine spark [default: spark-submit's, else local[*]]")] = None,

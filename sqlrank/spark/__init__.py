@@ -18,7 +18,7 @@ values and of the report. The evaluation job runs when evaluate() is called, as 
 machine, so that bad input raises the engine's own error there and the notices are
 known; its per-query output is persisted, and `result.dataframe` aggregates it lazily.
 
-pyspark is an optional extra (`pip install 'sqlrank[spark]'`): this package imports
+pyspark is an optional extra (`.venv/bin/pip install -e '.[spark]'` in the checkout): this package imports
 without it and says what to install when it is used.
 
 One module a step: readers.py reads Spark's inputs into the canonical columns; job.py is

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import EvaluationError
 
-INSTALL_HINT = "pip install 'sqlrank[spark]'"
+INSTALL_HINT = "in the sqlrank checkout, .venv/bin/pip install -e '.[spark]'"
 
 
 def session(master: str | None = None, app_name: str = "sqlrank"):
