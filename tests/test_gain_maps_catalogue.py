@@ -96,11 +96,11 @@ def test_each_map_by_hand_through_the_cli(tmp_path):
     args = [arg for name in [*names[:1], *TREC_SPELLINGS.values()] for arg in ("-m", name)]
     result = invoke("eval", "-f", "trec", *args, tmp_path / "qrels.txt", tmp_path / "run.txt")
     assert result.exit_code == 0, result.output
-    printed = {line.split()[0]: float(line.split()[2]) for line in result.stdout.splitlines()}
+    shown = {line.split()[0]: float(line.split()[2]) for line in result.stdout.splitlines()}
     expected = by_hand()
-    assert printed["ERR(gains={1:3,2:9},max_grade=9)"] == pytest.approx(expected[names[0]], abs=printed(4))
+    assert shown["ERR(gains={1:3,2:9},max_grade=9)"] == pytest.approx(expected[names[0]], abs=printed(4))
     for ir_measures, trec in TREC_SPELLINGS.items():
-        assert printed[trec.replace(".", "_", 1)] == pytest.approx(expected[ir_measures], abs=printed(4))
+        assert shown[trec.replace(".", "_", 1)] == pytest.approx(expected[ir_measures], abs=printed(4))
 
 
 def test_a_negative_gain_is_left_out_of_the_ideal_ranking():
