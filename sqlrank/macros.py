@@ -20,6 +20,8 @@ the macro is created, so the library is loaded in this order:
 from __future__ import annotations
 
 import hashlib
+import os
+import threading
 import weakref
 from functools import cache
 from pathlib import Path
@@ -260,6 +262,41 @@ def connect(
     # opened here, most often in memory and empty: installing outright costs less than looking first
     _INSTALLED_AT_CONNECT.add(_install_library(con))
     return con
+
+
+# This process's in-memory database holding the library, made on first use: each evaluation that is handed
+# no connection gets a connection of its own to it (cursor()), so the library is installed once per process.
+_process_database: duckdb.DuckDBPyConnection | None = None
+_PROCESS_DATABASE_LOCK = threading.Lock()
+
+
+def library_connection() -> duckdb.DuckDBPyConnection:
+    """A new connection to this process's database with the macros installed; close it when done.
+
+    The connections share the catalog (the macros) and nothing else a call makes: temporary tables,
+    registered frames, variables and session settings belong to one connection each, so calls, in
+    turn or in threads, cannot see each other's inputs.
+    """
+    global _process_database
+    with _PROCESS_DATABASE_LOCK:
+        if _process_database is None:
+            _process_database = connect()
+        return _process_database.cursor()
+
+
+def _forget_process_database() -> None:
+    """A forked child makes its own database: the parent's DuckDB threads and locks do not come along (nor is
+    the parent's closed there, which would wait for those threads)."""
+    global _process_database
+    _FORKED_AWAY.append(_process_database)
+    _process_database = None
+
+
+_FORKED_AWAY: list = []
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_process_database)
 
 
 def _check_temp_directory(folder: str) -> None:
