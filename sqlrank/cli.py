@@ -201,7 +201,7 @@ def eval_command(
         named_runs, paths = _named_runs(runs)
         fmt_name, target = _destination(fmt, output, inputs=(qrels, *paths))
         # the connection is closed as soon as the numbers are out (which also removes any spill files)
-        with _connect(threads, memory_limit, temp_directory) as con, \
+        with _connect(threads, memory_limit, temp_directory, table_macros=False) as con, \
                 _status(f"evaluating {len(paths)} run{'s' if len(paths) > 1 else ''} against {qrels}"):
             options = dict(rel=rel, missing=missing.value, duplicates=duplicates.value, depth=depth,
                            score_precision=score_precision.value, query_col=query_col, doc_col=doc_col,
@@ -424,7 +424,7 @@ def _user_errors():
 
 
 def _connect(threads: int | None, memory_limit: str | None, temp_directory: Path | None,
-             extensions: bool = False):
+             extensions: bool = False, table_macros: bool = True):
     """The DuckDB connection a command works in: DuckDB's own progress bar only for a person at a terminal.
 
     DuckDB draws a bar on stderr for every statement that runs past two seconds and leaves it
@@ -432,7 +432,7 @@ def _connect(threads: int | None, memory_limit: str | None, temp_directory: Path
     """
     return sqlrank.connect(threads=threads, memory_limit=memory_limit, progress_bar=_at_terminal(sys.stderr),
                            temp_directory=None if temp_directory is None else str(temp_directory),
-                           autoload_extensions=extensions)
+                           autoload_extensions=extensions, table_macros=table_macros)
 
 
 def _at_terminal(stream) -> bool:

@@ -30,7 +30,7 @@ from .checks.gains import exponential_measures, refuse_overflowing_gains
 from .checks.order import check_order
 from .errors import EvaluationError, MeasureError, SqlrankError, first_line, out_of_memory, shorten
 from .limits import MAX_DEPTH, whole_number
-from .macros import connect, install, library_connection
+from .macros import connect, library_connection, ready_to_evaluate
 from .measures import Measure, TextMeasure, parse_labelled
 from .readers import QRELS_TABLE, load_inputs
 from .readers.base import INPUT_RANK
@@ -138,12 +138,12 @@ def evaluate(
     if connection is not None:
         with _using(connection):  # first: a second thread is told so before it touches the busy connection
             _check_connection(connection)
-            install(connection)
+            ready_to_evaluate(connection)
             return _evaluate(connection, qrels, run, *options)
     # DuckDB's threads, memory limit and temp directory hold for a whole database: settings get one of their own
     settings = (threads, memory_limit, temp_directory) != (None, None, None)
-    with (connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory) if settings
-          else library_connection()) as con:
+    with (connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory, table_macros=False)
+          if settings else library_connection()) as con:
         return _evaluate(con, qrels, run, *options)
 
 
