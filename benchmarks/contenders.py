@@ -10,7 +10,7 @@ run.py can check the numbers.  Anything else worth reporting (ranx's JIT
 warm-up) is printed as one JSON line on stdout.
 
 Names: floor, floor-checked, floor-cutoffs, floor-trec, floor-trec-checked, scan, window, sqlrank-api,
-pytrec_eval, ir_measures, ranx, and the DataFrame contenders floor-polars, sqlrank-frame (--frame
+pytrec_eval, pytrec_eval-parse (its own parse_qrel / parse_run), ir_measures, ranx, and the DataFrame contenders floor-polars, sqlrank-frame (--frame
 pandas|polars|arrow|parquet), ranx-frame. A DataFrame contender reads the Parquet files into frames
 first, then times only the evaluation (printed as JSON: frames_s, eval_s, and ranx's jit_s).
 """
@@ -227,6 +227,18 @@ def pytrec_eval_(args) -> None:
     write_long(args.out, {q: {PYTREC[k]: v for k, v in r.items()} for q, r in results.items()})
 
 
+def pytrec_eval_parse(args) -> None:
+    """pytrec_eval as its README shows it: its own parsers, then evaluate (the everyday section's script)."""
+    import pytrec_eval
+
+    with open(args.qrels) as f:
+        qrels = pytrec_eval.parse_qrel(f)
+    with open(args.run) as f:
+        run = pytrec_eval.parse_run(f)
+    results = pytrec_eval.RelevanceEvaluator(qrels, set(PYTREC)).evaluate(run)
+    write_long(args.out, {q: {PYTREC[k]: v for k, v in r.items()} for q, r in results.items()})
+
+
 def ir_measures_(args) -> None:
     import ir_measures
 
@@ -376,6 +388,7 @@ CONTENDERS = {
     "scan": scan,
     "window": window,
     "sqlrank-api": sqlrank_api,
+    "pytrec_eval-parse": pytrec_eval_parse,
     "pytrec_eval": pytrec_eval_,
     "ir_measures": ir_measures_,
     "ranx": ranx_,
