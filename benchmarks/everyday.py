@@ -10,6 +10,8 @@ Cases (the sizes of issue 34):
   run_once): `sqlrank eval -q -f csv` against pytrec_eval's script (its parse_qrel / parse_run,
   evaluate, write), ir_measures and ranx (numba's compilation included: a process pays it).
 * `1M`: the same with 1,000 queries x 1,000 documents (no ranx: a minute a round).
+* `100-runs`: 100 TREC-DL-sized runs (the run re-scored with 100 seeds) in one `sqlrank eval` against
+  pytrec_eval's loop over them (the qrels parsed once, each run parsed and evaluated).
 * `warm`: the trec-dl case in one Python process after a first call: `sqlrank.evaluate(paths)` as the
   README shows it (no connection) against pytrec_eval's parse + evaluate, ir_measures' read + calc and
   ranx's from_file + evaluate (its compiled, warm path); then on data already in memory:
@@ -19,7 +21,7 @@ Cases (the sizes of issue 34):
 Every contender's per-query values are checked against pytrec_eval's first (1e-9). Rounds are
 interleaved (each round runs every contender once), medians of CPU (user + system, all threads)
 and wall time are reported. The section "Everyday sizes" of results.md is rewritten, the rest kept;
-everyday.json keeps the rounds.
+everyday.json keeps the rounds, and the results of the cases not run this time (as run.py's --keep).
 """
 
 from __future__ import annotations
@@ -45,7 +47,8 @@ MEASURES = contenders.MEASURES
 PYTREC = contenders.PYTREC
 TOLERANCE = 1e-9
 # queries, documents a query, judgments a query
-SHAPES = {"trec-dl": (43, 1000, 200), "1M": (1000, 1000, 200)}
+SHAPES = {"trec-dl": (43, 1000, 200), "1M": (1000, 1000, 200), "100-runs": (43, 1000, 200)}
+RUNS = 100  # the runs of the 100-runs case
 SECTION = harness.EVERYDAY_SECTION
 
 
@@ -54,6 +57,8 @@ def generate(workdir: Path, case: str) -> dict[str, Path]:
     queries, depth, judged = SHAPES[case]
     folder = workdir / f"everyday-{case}"
     files = {"qrels": folder / "qrels.trec", "run": folder / "run.trec"}
+    if case == "100-runs":
+        files["runs"] = folder / "runs"
     if all(path.exists() for path in files.values()):
         return files
     folder.mkdir(parents=True, exist_ok=True)
@@ -66,7 +71,13 @@ def generate(workdir: Path, case: str) -> dict[str, Path]:
     qrels = (f"SELECT (1000 + q)::VARCHAR, 0, {doc}, "
              f"CASE WHEN hash(q, j, 1) % 100 < 60 - j / 4 THEN hash(q, j, 2) % 3 + 1 ELSE 0 END "
              f"FROM (SELECT i // {judged} AS q, (i % {judged}) * 6 AS j FROM range({queries * judged}) t(i))")
-    for select, path in ((run, files["run"]), (qrels, files["qrels"])):
+    outputs = [(run, files["run"]), (qrels, files["qrels"])]
+    if case == "100-runs":  # each run re-scored with its own seed: neighbours reordered differently
+        files["runs"] = folder / "runs"
+        files["runs"].mkdir(exist_ok=True)
+        outputs = [(run.replace("(hash(q, j) % 7)", f"(hash(q, j, {seed}) % 97)"),
+                    files["runs"] / f"run{seed:03d}.trec") for seed in range(1, RUNS + 1)] + outputs
+    for select, path in outputs:
         con.execute(f"COPY ({select}) TO '{path}.tmp' (FORMAT csv, DELIMITER ' ', HEADER false, QUOTE '')")
         os.replace(f"{path}.tmp", path)
     return files
@@ -75,17 +86,20 @@ def generate(workdir: Path, case: str) -> dict[str, Path]:
 # ------------------------------------------------------------------ whole processes
 
 def process_argv(name: str, files: dict, out: Path) -> list[str]:
+    runs = sorted(map(str, files["runs"].glob("*.trec"))) if "runs" in files else [str(files["run"])]
     if name == "sqlrank":
-        return [sys.executable, "-m", "sqlrank", "eval", str(files["qrels"]), str(files["run"]),
+        return [sys.executable, "-m", "sqlrank", "eval", str(files["qrels"]), *runs,
                 *[arg for m in MEASURES for arg in ("-m", m)], "-q", "-f", "csv", "-o", str(out)]
-    return [sys.executable, str(HERE / "contenders.py"), name, str(files["qrels"]), str(files["run"]), "-o", str(out)]
+    run = str(files["runs"]) if "runs" in files else str(files["run"])
+    return [sys.executable, str(HERE / "contenders.py"), name, str(files["qrels"]), run, "-o", str(out)]
 
 
-def read_values(path: Path) -> dict[tuple[str, str], float]:
-    """(query_id, measure) -> value of a contender's CSV, the `all` rows left out."""
-    rows = duckdb.sql(f"SELECT query_id, measure, value FROM read_csv('{path}', all_varchar = true) "
+def read_values(path: Path, runs: bool = False) -> dict[tuple, float]:
+    """(query_id, measure), or (run_id, query_id, measure), -> value of a contender's CSV, the `all` rows left out."""
+    key = "run_id, query_id, measure" if runs else "query_id, measure"
+    rows = duckdb.sql(f"SELECT {key}, value FROM read_csv('{path}', all_varchar = true) "
                       "WHERE query_id <> 'all'").fetchall()
-    return {(q, m): float(v) for q, m, v in rows}
+    return {tuple(row[:-1]): float(row[-1]) for row in rows}
 
 
 def largest_difference(reference: dict, other: dict) -> float:
@@ -96,7 +110,8 @@ def largest_difference(reference: dict, other: dict) -> float:
 
 
 def whole_processes(case: str, files: dict, outdir: Path, rounds: int) -> list[dict]:
-    names = ["pytrec_eval-parse", "sqlrank", "ir_measures"] + (["ranx"] if case == "trec-dl" else [])
+    names = {"trec-dl": ["pytrec_eval-parse", "sqlrank", "ir_measures", "ranx"],
+             "1M": ["pytrec_eval-parse", "sqlrank", "ir_measures"], "100-runs": ["pytrec_eval-runs", "sqlrank"]}[case]
     outputs = {name: outdir / f"{case}-{name}.csv" for name in names}
     samples: dict[str, list] = {name: [] for name in names}
     for number in range(rounds + 1):  # round 0 checks the values and warms the page cache, untimed
@@ -105,9 +120,10 @@ def whole_processes(case: str, files: dict, outdir: Path, rounds: int) -> list[d
             if number:
                 samples[name].append(sample)
         if number == 0:
-            reference = read_values(outputs["pytrec_eval-parse"])
+            runs = "runs" in files
+            reference = read_values(outputs[names[0]], runs)
             for name in names[1:]:
-                difference = largest_difference(reference, read_values(outputs[name]))
+                difference = largest_difference(reference, read_values(outputs[name], runs))
                 if name == "sqlrank" and difference > TOLERANCE:
                     raise SystemExit(f"{case}: sqlrank differs from pytrec_eval by {difference:.3g}")
                 print(f"[{case}] {name}: largest difference from pytrec_eval {difference:.3g}", flush=True)
@@ -189,12 +205,12 @@ def median(values: list[float]) -> float:
     return statistics.median(values)
 
 
-def section(results: list[dict], info: dict) -> str:
+def section(results: list[dict]) -> str:
+    """The table, and under it how each of the sessions that measured its rows ran."""
     lines = [SECTION, "",
-             f"`{info['command']}` on {info['machine']}; load average {info['load_before']} before, "
-             f"{info['load_after']} after. Medians of {info['rounds']} interleaved rounds; the ratio is sqlrank's "
-             "CPU time over the contender's (below 1: sqlrank is the cheaper). Every per-query value of "
-             "sqlrank equals pytrec_eval's within 1e-9, checked before the timing.", "",
+             "Medians of interleaved rounds; the ratio is sqlrank's CPU time over the contender's (below 1: "
+             "sqlrank is the cheaper). Every per-query value of sqlrank equals pytrec_eval's within 1e-9, "
+             "checked before the timing.", "",
              "| case | contender | CPU s | wall s | sqlrank CPU / this | peak RSS MB |", "|---|---|---:|---:|---:|---:|"]
     for result in results:
         mine = next(r for r in results if r["case"] == result["case"] and r["contender"] == "sqlrank")
@@ -202,15 +218,25 @@ def section(results: list[dict], info: dict) -> str:
         rss = f"{result['rss_mb']:,.0f}" if "rss_mb" in result else ""
         lines.append(f"| {result['case']} ({result['kind']}) | `{result['contender']}` | {median(result['cpu']):.3f} "
                      f"| {median(result['wall']):.3f} | {ratio} | {rss} |")
+    lines.append("")
+    for session in {json.dumps(result["session"], sort_keys=True): result["session"] for result in results}.values():
+        cases = ", ".join(dict.fromkeys(r["case"] for r in results if r["session"] == session))
+        lines.append(f"- {cases}: `{session['command']}`, {session['rounds']} rounds, on {session['machine']}; "
+                     f"load average {session['load_before']} before, {session['load_after']} after")
     return "\n".join(lines) + "\n"
 
 
-def write(results: list[dict], info: dict) -> None:
-    (HERE / "everyday.json").write_text(json.dumps({"info": info, "results": results}, indent=1) + "\n")
+def write(results: list[dict]) -> None:
+    """everyday.json and the section of results.md: these results, and the earlier ones of the cases not run now."""
+    store = HERE / "everyday.json"
+    earlier = json.loads(store.read_text())["results"] if store.exists() else []
+    run_now = {result["case"] for result in results}
+    results = [result for result in earlier if result["case"] not in run_now] + results
+    store.write_text(json.dumps({"results": results}, indent=1) + "\n")
     path = HERE / "results.md"
     text = path.read_text() if path.exists() else ""
     kept = text.split(SECTION)[0].rstrip("\n")
-    path.write_text((kept + "\n\n" if kept else "") + section(results, info))
+    path.write_text((kept + "\n\n" if kept else "") + section(results))
 
 
 def load() -> str:
@@ -220,7 +246,7 @@ def load() -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--cases", default="trec-dl,warm,1M", help="comma-separated: trec-dl, warm, 1M")
+    ap.add_argument("--cases", default="trec-dl,warm,1M,100-runs", help="comma-separated: trec-dl, warm, 1M, 100-runs")
     ap.add_argument("--workdir", type=Path, default=HERE / ".data")
     ap.add_argument("--warm-child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -228,10 +254,10 @@ def main() -> None:
         print(json.dumps(warm(generate(args.workdir, "trec-dl"), args.rounds)))
         return
     cases = [case.strip() for case in args.cases.split(",") if case.strip()]
-    info = {"command": "python benchmarks/everyday.py " + " ".join(sys.argv[1:]), "rounds": args.rounds,
-            "machine": f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}, "
-                       f"DuckDB {duckdb.__version__}",
-            "load_before": load()}
+    session = {"command": "python benchmarks/everyday.py " + " ".join(sys.argv[1:]), "rounds": args.rounds,
+               "machine": f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}, "
+                          f"DuckDB {duckdb.__version__}",
+               "load_before": load()}
     results = []
     for case in cases:
         if case == "warm":
@@ -244,10 +270,9 @@ def main() -> None:
             outdir = args.workdir / "everyday-out"
             outdir.mkdir(parents=True, exist_ok=True)
             results += whole_processes(case, generate(args.workdir, case), outdir, args.rounds)
-        print(section(results, info | {"load_after": load()}), flush=True)
-    info["load_after"] = load()
-    write(results, info)
-
+        print(section([r | {"session": session | {"load_after": load()}} for r in results]), flush=True)
+    session["load_after"] = load()
+    write([result | {"session": session} for result in results])
 
 if __name__ == "__main__":
     main()
