@@ -115,7 +115,9 @@ def evaluate(
         run_columns={"query_id": "user", "score": "prediction"}; they win over the shared options.
     allow_disjoint: evaluate a run that shares no query with the qrels (by default an error: it is
         almost always the wrong file, or ids written otherwise, '301' against 'q301').
-    threads, memory_limit, temp_directory: DuckDB settings of the connection made here.
+    threads, memory_limit, temp_directory: DuckDB settings, for a database made for this call; without
+        them the call works in the process's own database, whose macros were installed once
+        (docs/performance.md, "Everyday sizes").
     connection: evaluate in this DuckDB connection instead (the macros are
         installed into it once, and again only if another sqlrank version put
         its own there; its temporary tables sqlrank_* are replaced).
