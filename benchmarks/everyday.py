@@ -220,7 +220,7 @@ def section(results: list[dict]) -> str:
                      f"| {median(result['wall']):.3f} | {ratio} | {rss} |")
     lines.append("")
     for session in {json.dumps(result["session"], sort_keys=True): result["session"] for result in results}.values():
-        cases = ", ".join(dict.fromkeys(r["case"] for r in results if r["session"] == session))
+        cases = "; ".join(dict.fromkeys(r["case"] for r in results if r["session"] == session))
         lines.append(f"- {cases}: `{session['command']}`, {session['rounds']} rounds, on {session['machine']}; "
                      f"load average {session['load_before']} before, {session['load_after']} after")
     return "\n".join(lines) + "\n"
