@@ -10,7 +10,7 @@ run.py can check the numbers.  Anything else worth reporting (ranx's JIT
 warm-up) is printed as one JSON line on stdout.
 
 Names: floor, floor-checked, floor-cutoffs, floor-trec, floor-trec-checked, scan, window, sqlrank-api,
-pytrec_eval, ir_measures, ranx, and the DataFrame contenders floor-polars, sqlrank-frame (--frame
+pytrec_eval, pytrec_eval-parse (its own parse_qrel / parse_run), pytrec_eval-runs (RUN a folder of runs), ir_measures, ranx, and the DataFrame contenders floor-polars, sqlrank-frame (--frame
 pandas|polars|arrow|parquet), ranx-frame. A DataFrame contender reads the Parquet files into frames
 first, then times only the evaluation (printed as JSON: frames_s, eval_s, and ranx's jit_s).
 """
@@ -227,6 +227,34 @@ def pytrec_eval_(args) -> None:
     write_long(args.out, {q: {PYTREC[k]: v for k, v in r.items()} for q, r in results.items()})
 
 
+def pytrec_eval_parse(args) -> None:
+    """pytrec_eval as its README shows it: its own parsers, then evaluate (the everyday section's script)."""
+    import pytrec_eval
+
+    with open(args.qrels) as f:
+        qrels = pytrec_eval.parse_qrel(f)
+    with open(args.run) as f:
+        run = pytrec_eval.parse_run(f)
+    results = pytrec_eval.RelevanceEvaluator(qrels, set(PYTREC)).evaluate(run)
+    write_long(args.out, {q: {PYTREC[k]: v for k, v in r.items()} for q, r in results.items()})
+
+
+def pytrec_eval_runs(args) -> None:
+    """pytrec_eval's loop over many runs (RUN: a folder of .trec files): the qrels parsed once, each run parsed
+    and evaluated; run_id,query_id,measure,value written, run_id the file's name without .trec."""
+    import pytrec_eval
+
+    with open(args.qrels) as f:
+        evaluator = pytrec_eval.RelevanceEvaluator(pytrec_eval.parse_qrel(f), set(PYTREC))
+    with open(args.out, "w", newline="") as out:
+        w = csv.writer(out)
+        w.writerow(["run_id", "query_id", "measure", "value"])
+        for path in sorted(Path(args.run).glob("*.trec")):
+            with open(path) as f:
+                results = evaluator.evaluate(pytrec_eval.parse_run(f))
+            w.writerows([path.stem, q, PYTREC[k], repr(v)] for q, r in results.items() for k, v in r.items())
+
+
 def ir_measures_(args) -> None:
     import ir_measures
 
@@ -376,6 +404,8 @@ CONTENDERS = {
     "scan": scan,
     "window": window,
     "sqlrank-api": sqlrank_api,
+    "pytrec_eval-parse": pytrec_eval_parse,
+    "pytrec_eval-runs": pytrec_eval_runs,
     "pytrec_eval": pytrec_eval_,
     "ir_measures": ir_measures_,
     "ranx": ranx_,

@@ -52,6 +52,7 @@ WIDE_SET = [
 ] + ["G", "ndcg_rel", "Rndcg", "infAP", "binG", "bpref", "11pt_avg", "ERR@10", "Judged@10", "rbp", "set_F", "utility",
      "gm_map"]
 TOLERANCE = 1e-9
+EVERYDAY_SECTION = "## Everyday sizes"  # the part of results.md that everyday.py writes
 # At 100M every DuckDB-based contender gets the same memory cap and spills.
 BIG = "100M"
 BIG_MEMORY_LIMIT = "4GB"
@@ -454,7 +455,10 @@ def write_reports(results: list[dict], checks: dict, info: dict) -> None:
                          f"(means {d['mean_max_abs_diff']:.3g})")
     if info.get("notes"):
         lines += ["", *info["notes"]]
-    (HERE / "results.md").write_text("\n".join(lines) + "\n")
+    # everyday.py's section, measured by its own command, stays as it is
+    previous = (HERE / "results.md").read_text() if (HERE / "results.md").exists() else ""
+    everyday = previous[previous.find(EVERYDAY_SECTION):] if EVERYDAY_SECTION in previous else ""
+    (HERE / "results.md").write_text("\n".join(lines) + "\n" + ("\n" + everyday if everyday else ""))
 
     import matplotlib
 

@@ -30,7 +30,7 @@ from .checks.gains import exponential_measures, refuse_overflowing_gains
 from .checks.order import check_order
 from .errors import EvaluationError, MeasureError, SqlrankError, first_line, out_of_memory, shorten
 from .limits import MAX_DEPTH, whole_number
-from .macros import connect, install
+from .macros import connect, library_connection, ready_to_evaluate
 from .measures import Measure, TextMeasure, parse_labelled
 from .readers import QRELS_TABLE, load_inputs
 from .readers.base import INPUT_RANK
@@ -115,7 +115,9 @@ def evaluate(
         run_columns={"query_id": "user", "score": "prediction"}; they win over the shared options.
     allow_disjoint: evaluate a run that shares no query with the qrels (by default an error: it is
         almost always the wrong file, or ids written otherwise, '301' against 'q301').
-    threads, memory_limit, temp_directory: DuckDB settings of the connection made here.
+    threads, memory_limit, temp_directory: DuckDB settings, for a database made for this call; without
+        them the call works in the process's own database, whose macros were installed once
+        (docs/performance.md, "Everyday sizes").
     connection: evaluate in this DuckDB connection instead (the macros are
         installed into it once, and again only if another sqlrank version put
         its own there; its temporary tables sqlrank_* are replaced).
@@ -133,13 +135,18 @@ def evaluate(
                "run": ({"run_id": run_col} if run_col else {}) | column_mapping("run", run_columns)}
     if ties == "input":
         columns["run"][INPUT_RANK] = None  # asks the run's reader to keep its order (readers.base.keeps_order)
-    with _using(connection):  # first: a second thread is told so before it touches the busy connection
-        if connection is not None:
+    options = (asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates, columns,
+               allow_disjoint, ties)
+    if connection is not None:
+        with _using(connection):  # first: a second thread is told so before it touches the busy connection
             _check_connection(connection)
-            install(connection)
-        con = connection or connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory)
-        return _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only,
-                         aggregates, columns, allow_disjoint, ties)
+            ready_to_evaluate(connection)
+            return _evaluate(connection, qrels, run, *options)
+    # DuckDB's threads, memory limit and temp directory hold for a whole database: settings get one of their own
+    settings = (threads, memory_limit, temp_directory) != (None, None, None)
+    with (connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory, table_macros=False)
+          if settings else library_connection()) as con:
+        return _evaluate(con, qrels, run, *options)
 
 
 def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates,
@@ -299,9 +306,6 @@ def in_use(connection) -> bool:
 @contextmanager
 def _using(connection):
     """Mark `connection` as in use: a second thread's statements would interleave with ours and fail on our tables."""
-    if connection is None:  # sqlrank's own connection: no other thread has it
-        yield
-        return
     with _IN_USE_LOCK:
         if id(connection) in _IN_USE:
             raise _busy()

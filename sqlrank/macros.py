@@ -20,6 +20,8 @@ the macro is created, so the library is loaded in this order:
 from __future__ import annotations
 
 import hashlib
+import os
+import threading
 import weakref
 from functools import cache
 from pathlib import Path
@@ -49,8 +51,12 @@ def sql_files() -> list[Path]:
 
 
 @cache
-def sql_script() -> str:
-    """The whole macro library as one script, ready for the DuckDB shell's `.read`."""
+def sql_script(table_macros: bool = True) -> str:
+    """The whole macro library as one script, ready for the DuckDB shell's `.read`.
+
+    table_macros=False leaves out the shell's table macro of each measure (registry_sql), which
+    evaluate() never calls and which take half the time of installing the library.
+    """
     def part(title: str, text: str) -> str:
         return f"-- ===== {title} =====\n{text.strip()}\n"
 
@@ -61,7 +67,7 @@ def sql_script() -> str:
     vocabulary = sum(1 for path in files if path.parent == sql_dir() and path.name < "10")
     parts.insert(vocabulary, part("the shell door, made from the checks' messages (sqlrank/shell_door.py)",
                                   shell_door.shell_sql()))
-    parts.append(part("made from the measure registry (sqlrank/registry.py)", registry_sql()))
+    parts.append(part("made from the measure registry (sqlrank/registry.py)", registry_sql(table_macros)))
     parts += [part(path.name, path.read_text(encoding="utf-8")) for path in results]
     return "\n".join(parts)
 
@@ -97,7 +103,7 @@ def _argument(name: str) -> str:
     return name if PARAMETERS[name].choices else f"TRY_CAST({name} AS DOUBLE)"
 
 
-def registry_sql() -> str:
+def registry_sql(table_macros: bool = True) -> str:
     """The macros made from the registry's declarations, so that no SQL file repeats them.
 
     * `sqlrank.<macro>(qrels_table, run_table, [k,] <parameters>, depth, missing, score_precision, judged_only,
@@ -110,7 +116,7 @@ def registry_sql() -> str:
       result table ('mean' or 'sum'), by any of its spellings.
     """
     statements = []
-    for definition in REGISTRY.values():
+    for definition in REGISTRY.values() if table_macros else ():
         options = ([("k", None)] if definition.cutoff else []) + [
             (name, PARAMETERS[name].default) for name in definition.params] + list(_RUN_OPTIONS)
         signature = ", ".join(["qrels_table", "run_table"] + [f"{name} := {sqlgen.literal(value)}"
@@ -189,6 +195,8 @@ _MARKER = "installed_library"
 # the caller's could roll it back), so install() need not look for it in the catalog, a look through
 # every function DuckDB has that the command line would otherwise pay on every evaluation.
 _INSTALLED_AT_CONNECT = weakref.WeakSet()
+# those made with table_macros=False: all an evaluation calls, not the shell's table macro of each measure
+_READY_TO_EVALUATE_AT_CONNECT = weakref.WeakSet()
 
 
 def install(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
@@ -213,9 +221,15 @@ def install(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     return _install_library(con)
 
 
-def _install_library(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
-    con.execute(sql_script())
-    con.execute(f"CREATE OR REPLACE MACRO sqlrank.{_MARKER}() AS '{_fingerprint()}'")
+def ready_to_evaluate(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """`con` with every macro evaluate() calls: as connect() made it, or install()ed."""
+    return con if con in _READY_TO_EVALUATE_AT_CONNECT else install(con)
+
+
+def _install_library(con: duckdb.DuckDBPyConnection, table_macros: bool = True) -> duckdb.DuckDBPyConnection:
+    con.execute(sql_script(table_macros))
+    if table_macros:  # the marker names the whole library only
+        con.execute(f"CREATE OR REPLACE MACRO sqlrank.{_MARKER}() AS '{_fingerprint()}'")
     return con
 
 
@@ -227,6 +241,7 @@ def connect(
     temp_directory: str | None = None,
     progress_bar: bool | None = None,
     autoload_extensions: bool = True,
+    table_macros: bool = True,
 ) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection with the sqlrank macros installed and the resource settings applied.
 
@@ -234,6 +249,9 @@ def connect(
     seconds (None: DuckDB's default); a person at a terminal wants it, a log file does not.
     autoload_extensions: False turns off DuckDB's installing (from the network) and loading of
     an extension a statement needs (httpfs for an https:// table name); sqlrank itself needs none.
+    table_macros: False leaves out the DuckDB shell's table macro of each measure
+    (`sqlrank.ndcg(qrels, run, k := 10)`), half the library's install time: a connection made to be
+    passed to evaluate() needs none of them.
     """
     config: dict[str, str] = {}
     if threads is not None:
@@ -258,8 +276,46 @@ def connect(
     if progress_bar is not None:  # a session setting: DuckDB refuses it in the connect-time config
         con.execute(sqlgen.set_option("enable_progress_bar", bool(progress_bar)))
     # opened here, most often in memory and empty: installing outright costs less than looking first
-    _INSTALLED_AT_CONNECT.add(_install_library(con))
+    _install_library(con, table_macros)
+    _READY_TO_EVALUATE_AT_CONNECT.add(con)
+    if table_macros:
+        _INSTALLED_AT_CONNECT.add(con)
     return con
+
+
+# This process's in-memory database holding the library, made on first use: each evaluation that is handed
+# no connection gets a connection of its own to it (cursor()), so the library is installed once per process.
+_process_database: duckdb.DuckDBPyConnection | None = None
+_PROCESS_DATABASE_LOCK = threading.Lock()
+
+
+def library_connection() -> duckdb.DuckDBPyConnection:
+    """A new connection to this process's database with the macros installed; close it when done.
+
+    The connections share the catalog (the macros) and nothing else a call makes: temporary tables,
+    registered frames, variables and session settings belong to one connection each, so calls, in
+    turn or in threads, cannot see each other's inputs.
+    """
+    global _process_database
+    with _PROCESS_DATABASE_LOCK:
+        if _process_database is None:
+            _process_database = connect(table_macros=False)
+        return _process_database.cursor()
+
+
+def _forget_process_database() -> None:
+    """A forked child makes its own database: the parent's DuckDB threads and locks do not come along (nor is
+    the parent's closed there, which would wait for those threads)."""
+    global _process_database
+    _FORKED_AWAY.append(_process_database)
+    _process_database = None
+
+
+_FORKED_AWAY: list = []
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_process_database)
 
 
 def _check_temp_directory(folder: str) -> None:

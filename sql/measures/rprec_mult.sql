@@ -8,20 +8,16 @@
 --
 -- Example: R = 4; relevant documents at ranks 1 and 4, 4 retrieved:
 --   RprecMult@0.2 = P@1 = 1 ((long)(0.8 + 0.9) = 1);  RprecMult@1 = P@4 = 0.5;  RprecMult@2 = P@8 = 0.25
+--
+-- the cutoff is computed once, outside the lambdas that read the documents, and passed in by name:
+-- inside them R would be counted again for every document (sql/21_ranking_parts.sql)
 CREATE OR REPLACE MACRO sqlrank.measure_rprec_mult(ranking, k, rel, multiple) AS
-    coalesce(
-        CAST(len(sqlrank.relevant_ranks(
-                 ranking, CAST(floor(CAST(multiple AS DOUBLE) * sqlrank.num_relevant(ranking, rel) + CAST(0.9 AS DOUBLE))
-                               AS BIGINT), rel)) AS DOUBLE)
-        / NULLIF(floor(CAST(multiple AS DOUBLE) * sqlrank.num_relevant(ranking, rel) + CAST(0.9 AS DOUBLE)), 0),
-        0);
+    list_transform([floor(CAST(multiple AS DOUBLE) * sqlrank.num_relevant(ranking, rel) + CAST(0.9 AS DOUBLE))],
+        lambda cut: coalesce(CAST(len(sqlrank.relevant_ranks(ranking, CAST(cut AS BIGINT), rel)) AS DOUBLE)
+                             / NULLIF(cut, 0), 0))[1];
 
 -- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
 -- P@c: c = (long)(multiple · R + 0.9) does not read the order
 CREATE OR REPLACE MACRO sqlrank.average_rprec_mult(ranking, k, rel, multiple) AS
-    coalesce(
-        sqlrank.expected_relevant(
-            ranking, CAST(floor(CAST(multiple AS DOUBLE) * sqlrank.num_relevant(ranking, rel) + CAST(0.9 AS DOUBLE)) AS BIGINT),
-            rel)
-        / NULLIF(floor(CAST(multiple AS DOUBLE) * sqlrank.num_relevant(ranking, rel) + CAST(0.9 AS DOUBLE)), 0),
-        0);
+    list_transform([floor(CAST(multiple AS DOUBLE) * sqlrank.num_relevant(ranking, rel) + CAST(0.9 AS DOUBLE))],
+        lambda cut: coalesce(sqlrank.expected_relevant(ranking, CAST(cut AS BIGINT), rel) / NULLIF(cut, 0), 0))[1];

@@ -13,6 +13,7 @@ readers -> checks, never back.
 
 from __future__ import annotations
 
+import threading
 from contextlib import contextmanager
 
 import duckdb
@@ -63,16 +64,23 @@ def validate(con, loaded, kind: str) -> None:
     loaded.may_have_duplicates = equal_hashes > 0
 
 
+# disabled_optimizers holds for the whole database, which evaluations in threads share (macros.library_connection):
+# one change at a time, so that each puts back what it found
+_OPTIMIZER_SETTING = threading.Lock()
+
+
 @contextmanager
 def _every_value_read(con):
     """DuckDB's statistics propagation off while the checks read: pyarrow's Parquet min/max leave NaN out,
     and DuckDB then folds isnan(score) to false in a projection, passing a NaN score unseen."""
-    before = con.execute("SELECT current_setting('disabled_optimizers')").fetchone()[0]
-    con.execute(sqlgen.set_option("disabled_optimizers", ",".join(filter(None, [before, "statistics_propagation"]))))
-    try:
-        yield
-    finally:
-        con.execute(sqlgen.set_option("disabled_optimizers", before))
+    with _OPTIMIZER_SETTING:
+        before = con.execute("SELECT current_setting('disabled_optimizers')").fetchone()[0]
+        con.execute(sqlgen.set_option("disabled_optimizers",
+                                      ",".join(filter(None, [before, "statistics_propagation"]))))
+        try:
+            yield
+        finally:
+            con.execute(sqlgen.set_option("disabled_optimizers", before))
 
 
 def resolve_duplicates(con, loaded, kind: str, policy: str) -> int:
