@@ -97,7 +97,7 @@ def eval_command(
         named_runs, paths = arguments.named_runs(runs)
         fmt_name, target = arguments.destination(fmt, output, inputs=(qrels, *paths))
         # the connection is closed as soon as the numbers are out (which also removes any spill files)
-        with terminal.connect(threads, memory_limit, temp_directory) as con, \
+        with terminal.connect(threads, memory_limit, temp_directory, table_macros=False) as con, \
                 terminal.status(f"evaluating {len(paths)} run{'s' if len(paths) > 1 else ''} against {qrels}"):
             options = dict(rel=rel, missing=missing.value, duplicates=duplicates.value, depth=depth,
                            score_precision=score_precision.value, query_col=query_col, doc_col=doc_col,

@@ -11,7 +11,8 @@ import typer
 import sqlrank
 
 
-def connect(threads: int | None, memory_limit: str | None, temp_directory: Path | None, extensions: bool = False):
+def connect(threads: int | None, memory_limit: str | None, temp_directory: Path | None, extensions: bool = False,
+            table_macros: bool = True):
     """The DuckDB connection a command works in: DuckDB's own progress bar only for a person at a terminal.
 
     DuckDB draws a bar on stderr for every statement that runs past two seconds and leaves it
@@ -19,7 +20,7 @@ def connect(threads: int | None, memory_limit: str | None, temp_directory: Path 
     """
     return sqlrank.connect(threads=threads, memory_limit=memory_limit, progress_bar=at_terminal(sys.stderr),
                            temp_directory=None if temp_directory is None else str(temp_directory),
-                           autoload_extensions=extensions)
+                           autoload_extensions=extensions, table_macros=table_macros)
 
 
 def at_terminal(stream) -> bool:
