@@ -62,7 +62,7 @@ def oracle_lines(qrels, run, specs, rel) -> dict[tuple[str, str], float]:
     return {(name, query): value for query, row in values.items() for name, value in row.items()}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(case=cases(), rel=st.sampled_from([1, 2]))
 def test_every_added_trec_measure_equals_the_oracle(case, rel):
     qrels, run = case

@@ -53,7 +53,7 @@ def same(ours, theirs) -> bool:
 SHARED = sqlrank.connect()  # one connection for the Hypothesis examples: the library is installed once
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(PAIRS)
 def test_paired_tests_equal_scipy(pair):
     run, base = pair
