@@ -76,8 +76,16 @@ def spark():
     session.stop()
 
 
+# Fixtures that cost seconds to make, each made once a run: the tests that take one are kept in one xdist
+# worker (pyproject.toml: --dist loadgroup), or each worker would make it again.
+ONE_WORKER_FIXTURES = {
+    "spark": "spark",           # the suite's one Spark session (one JVM)
+    "processes": "processes",   # test_cli.py's console-script runs, started together
+}
+
+
 def pytest_collection_modifyitems(items):
-    """The Spark tests run in one xdist worker, so the whole suite starts one JVM (pyproject.toml: --dist loadgroup)."""
     for item in items:
-        if "spark" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("spark"))
+        for fixture, group in ONE_WORKER_FIXTURES.items():
+            if fixture in getattr(item, "fixturenames", ()):
+                item.add_marker(pytest.mark.xdist_group(group))

@@ -148,7 +148,7 @@ def create_tables(con, qrels: dict, run: dict) -> None:
     con.executemany("INSERT INTO run VALUES (?, ?, ?)", [(q, d, s) for q, docs in run.items() for d, s in docs.items()])
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(qrels=judgments([-2, -1, 0, 0.5, 1, 1.5, 2, 3, 4]), run=runs, params=PARAMETER_SETS,
        k=st.sampled_from([None, 1, 3, 5, 20]), missing=st.sampled_from(["zero", "skip"]),
        score_precision=st.sampled_from(["double", "float32"]))
