@@ -72,7 +72,7 @@ for _run in ("sys", "other"):
 OTHER_NOTICE = "sqlrank: note: run 'other': 1 query without judgments left out"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # session: `processes` reads it, made once a run
 def files(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("cli")
     (folder / "qrels.txt").write_text(QRELS)
@@ -605,7 +605,7 @@ def _commands(files: Path, tmp: Path) -> dict[str, list[str]]:
     return commands
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once a run: its tests share one xdist worker (conftest.py)
 def processes(files, tmp_path_factory) -> dict[str, subprocess.CompletedProcess]:
     """Every console-script run of this file, started together (each pays Python's start-up)."""
     tmp = tmp_path_factory.mktemp("processes")

@@ -107,7 +107,7 @@ P_VALUES = st.lists(st.one_of(st.sampled_from([0.0, 0.01, 0.04, 0.05, 0.5, 1.0])
                     min_size=1, max_size=30)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(P_VALUES)
 def test_corrections_equal_statsmodels(p_values):
     for ours, theirs in (("holm", "holm"), ("bonferroni", "bonferroni"), ("bh", "fdr_bh")):
@@ -136,7 +136,7 @@ def randomization(con, table: pa.Table, a: str, b: str, **options) -> dict:
     return con.sql(f"FROM sqlrank.randomization_test('per_query', '{a}', '{b}'{named})").to_arrow_table().to_pylist()[0]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.integers(1, 12).flatmap(lambda n: st.lists(st.tuples(VALUE, VALUE), min_size=n, max_size=n)))
 def test_exact_randomization_equals_brute_force(pairs):
     run, base = [p[0] for p in pairs], [p[1] for p in pairs]

@@ -34,13 +34,13 @@ def averaged_and_brute(case, measures, rel):
     return ours, brute_force_mean(qrels, run, measures)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(case=small_cases(), rel=st.sampled_from([1, 2]))
 def test_the_counts_average_is_the_mean_over_every_ordering(case, rel):
     assert_close(*averaged_and_brute(case, COUNTS, rel))
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(case=small_cases(), rel=st.sampled_from([1, 2]))
 def test_the_measures_reading_the_documents_above_average_to_the_mean_over_every_ordering(case, rel):
     assert_close(*averaged_and_brute(case, ABOVE, rel))

@@ -36,7 +36,7 @@ def averaged(qrels, run, measures, **options) -> dict[tuple[str, str], float]:
             values(qrels, run, measures, ties="average", allow_disjoint=True, **options).items() if query in run}
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(case=small_cases(), rel=st.sampled_from([1, 2]), depth=st.integers(1, 5))
 def test_average_with_a_depth_is_the_mean_over_every_ordering_of_the_cut_ranking(case, rel, depth):
     qrels, run = case
@@ -44,7 +44,7 @@ def test_average_with_a_depth_is_the_mean_over_every_ordering_of_the_cut_ranking
     assert_close(averaged(qrels, run, measures, depth=depth), brute_force_mean(qrels, run, measures, depth=depth))
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(case=small_cases(), rel=st.sampled_from([1, 2]))
 def test_average_with_judged_only_is_the_mean_over_every_ordering_of_the_judged_run(case, rel):
     qrels, run = case

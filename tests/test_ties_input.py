@@ -61,7 +61,7 @@ def cases(draw):
     return qrels, rows
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(case=cases(), rel=st.sampled_from([1, 2]), kind=st.sampled_from(["pandas", "polars", "arrow"]))
 def test_every_measure_under_input_is_trec_on_the_run_in_the_given_order(case, rel, kind):
     qrels, rows = case

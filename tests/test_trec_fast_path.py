@@ -22,7 +22,7 @@ from sqlrank import readers
 from sqlrank.readers import trec as trec_text
 from sqlrank.errors import InputError
 
-SETTINGS = settings(max_examples=150, deadline=None,
+SETTINGS = settings(max_examples=100, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 # ids the fast reader accepts, then ids it must give up on (or read exactly as the general reader does)
