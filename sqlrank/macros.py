@@ -191,12 +191,10 @@ def _fingerprint() -> str:
 
 # a macro whose text names the library installed, so that a second install can be skipped
 _MARKER = "installed_library"
-# The connections connect() made: the library went in as they opened, committed (no transaction of
-# the caller's could roll it back), so install() need not look for it in the catalog, a look through
-# every function DuckDB has that the command line would otherwise pay on every evaluation.
-_INSTALLED_AT_CONNECT = weakref.WeakSet()
-# those made with table_macros=False: all an evaluation calls, not the shell's table macro of each measure
-_READY_TO_EVALUATE_AT_CONNECT = weakref.WeakSet()
+# The connections connect() made, each with whether it holds the shell's table macros: the library went
+# in as they opened, committed (no transaction of the caller's could roll it back), so neither install()
+# nor ready_to_evaluate() need look for it in the catalog, a look through every function DuckDB has.
+_MADE_BY_CONNECT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def install(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
@@ -210,7 +208,7 @@ def install(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     a failed call would abort a transaction the caller has open. A connection
     made by connect() has the library already.
     """
-    if con in _INSTALLED_AT_CONNECT:
+    if _MADE_BY_CONNECT.get(con):
         return con
     definitions = con.execute(
         "SELECT macro_definition FROM duckdb_functions() WHERE schema_name = 'sqlrank' AND function_name = ?",
@@ -223,7 +221,7 @@ def install(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
 
 def ready_to_evaluate(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     """`con` with every macro evaluate() calls: as connect() made it, or install()ed."""
-    return con if con in _READY_TO_EVALUATE_AT_CONNECT else install(con)
+    return con if con in _MADE_BY_CONNECT else install(con)
 
 
 def _install_library(con: duckdb.DuckDBPyConnection, table_macros: bool = True) -> duckdb.DuckDBPyConnection:
@@ -277,9 +275,7 @@ def connect(
         con.execute(sqlgen.set_option("enable_progress_bar", bool(progress_bar)))
     # opened here, most often in memory and empty: installing outright costs less than looking first
     _install_library(con, table_macros)
-    _READY_TO_EVALUATE_AT_CONNECT.add(con)
-    if table_macros:
-        _INSTALLED_AT_CONNECT.add(con)
+    _MADE_BY_CONNECT[con] = table_macros
     return con
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -39,15 +38,15 @@ def con():
 
 
 def spark_unavailable() -> str | None:
-    """Why Spark cannot run here, or None."""
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
-        from sqlrank import spark as sqlrank_spark
+    """Why Spark cannot run here (sqlrank's own message, the one a user would get), or None."""
+    from sqlrank.errors import EvaluationError
+    from sqlrank.spark import runtime
 
-        return f"pyspark is not installed ({sqlrank_spark.INSTALL_HINT})"
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        return "no Java: Spark needs Java 17+"
+    try:
+        runtime.import_pyspark()
+        runtime.require_java()
+    except EvaluationError as error:
+        return str(error)
     return None
 
 

@@ -22,6 +22,7 @@ import pytest
 
 import sqlrank
 from sqlrank.registry import PARAMETERS, REGISTRY
+from tolerances import printed
 
 DOCUMENT = Path(__file__).resolve().parent.parent / "docs" / "measures.md"
 
@@ -140,7 +141,7 @@ def expected_value(line: str, measure: str, query: str, rest: str) -> Expected:
     except ValueError:
         raise AssertionError(f"'{line}': expected '<arithmetic> = <number>', got '{value_text}' last") from None
     if relations[-1] == "≈":
-        tolerance = 0.5 * 10 ** -len(value_text.partition(".")[2]) + 1e-12
+        tolerance = printed(len(value_text.partition(".")[2]))
     else:
         tolerance = 1e-12 * max(1.0, abs(value))
     return Expected(line, measure, query, expressions[:-1], value, tolerance)

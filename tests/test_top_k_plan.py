@@ -9,8 +9,6 @@ float32 scores, several runs in one table, depth, missing queries.
 
 from __future__ import annotations
 
-from functools import cache
-
 import duckdb
 import pandas as pd
 import pytest
@@ -20,6 +18,7 @@ from hypothesis import strategies as st
 import sqlrank
 from every_measure_sql import every_measure
 from sqlrank.engine import ranking_depth, reads_zero_labels
+from sqlrank.macros import library_connection
 from sqlrank.measures import parse_all
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -40,14 +39,8 @@ def collections(draw):
     return qrels, runs
 
 
-@cache
-def library() -> duckdb.DuckDBPyConnection:
-    """One database with the macros for the module: each example takes a cursor instead of installing again."""
-    return sqlrank.connect()
-
-
 def connection(qrels: dict, runs: list[dict]) -> duckdb.DuckDBPyConnection:
-    con = library().cursor()  # its registered frames are its own; its tables are replaced by each example
+    con = library_connection()  # the process's database: the macros are not installed again for each example
     con.register("qrels_frame", pd.DataFrame(
         [(q, d, label) for q, docs in qrels.items() for d, label in docs.items()],
         columns=["query_id", "doc_id", "relevance"]))
