@@ -83,6 +83,7 @@ ONE_WORKER_FIXTURES = {
 }
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook turns the groups into test ids
 def pytest_collection_modifyitems(items):
     for item in items:
         for fixture, group in ONE_WORKER_FIXTURES.items():
