@@ -89,3 +89,4 @@ def pytest_collection_modifyitems(items):
         for fixture, group in ONE_WORKER_FIXTURES.items():
             if fixture in getattr(item, "fixturenames", ()):
                 item.add_marker(pytest.mark.xdist_group(group))
+
