@@ -17,6 +17,11 @@ Cases (the sizes of issue 34):
   ranx's from_file + evaluate (its compiled, warm path); then on data already in memory:
   `sqlrank.evaluate(DataFrames)` against pytrec_eval's evaluate on ready dicts and ranx's evaluate on
   ready Qrels / Run.
+* `recsys`: a recommender's validation loop, in one warm process: 10,000 users x 100 candidate items
+  (int64 ids, float64 scores, 0/1 labels, every candidate judged), nDCG@10 + R@20; `sqlrank.evaluate` on
+  pandas and on polars frames against torchmetrics' RetrievalNormalizedDCG and RetrievalRecall on CPU
+  tensors (`indexes` = the user), update + compute. Needs torch and torchmetrics, which are not in any
+  extra of sqlrank (a gigabyte for one benchmark row): install them beside sqlrank to run this case.
 
 Every contender's per-query values are checked against pytrec_eval's first (1e-9). Rounds are
 interleaved (each round runs every contender once), medians of CPU (user + system, all threads)
@@ -48,6 +53,8 @@ PYTREC = contenders.PYTREC
 TOLERANCE = 1e-9
 # queries, documents a query, judgments a query
 SHAPES = {"trec-dl": (43, 1000, 200), "1M": (1000, 1000, 200), "100-runs": (43, 1000, 200)}
+USERS, CANDIDATES = 10_000, 100  # the recsys case
+RECSYS_MEASURES = {"nDCG@10": ("RetrievalNormalizedDCG", 10), "R@20": ("RetrievalRecall", 20)}
 RUNS = 100  # the runs of the 100-runs case
 SECTION = harness.EVERYDAY_SECTION
 
@@ -199,6 +206,58 @@ def warm(files: dict, rounds: int) -> list[dict]:
             for (source, name), (cpu, wall) in samples.items()]
 
 
+def recsys(rounds: int) -> list[dict]:
+    """A recommender's validation loop (the `recsys` case), run in a child process like `warm`."""
+    import numpy as np
+    import pandas as pd
+    import polars as pl
+    import torch
+    import torchmetrics.retrieval
+
+    import sqlrank
+
+    generator = np.random.default_rng(34)
+    users = np.repeat(np.arange(USERS, dtype=np.int64), CANDIDATES)
+    items = generator.integers(0, 1_000_000, USERS * CANDIDATES, dtype=np.int64)
+    items = items - items % CANDIDATES + np.tile(np.arange(CANDIDATES), USERS)  # distinct within a user
+    scores = generator.random(USERS * CANDIDATES)
+    labels = (generator.random(USERS * CANDIDATES) < 0.08).astype(np.int64)
+    truth = pd.DataFrame({"query_id": users, "doc_id": items, "relevance": labels})
+    ranked = pd.DataFrame({"query_id": users, "doc_id": items, "score": scores})
+    frames = {"pandas": (truth, ranked), "polars": (pl.from_pandas(truth), pl.from_pandas(ranked))}
+    indexes, preds, target = torch.from_numpy(users), torch.from_numpy(scores), torch.from_numpy(labels)
+    metrics = {name: getattr(torchmetrics.retrieval, cls)(top_k=k) for name, (cls, k) in RECSYS_MEASURES.items()}
+
+    def torchmetrics_loop():
+        values = {}
+        for name, metric in metrics.items():
+            metric.update(preds, target, indexes=indexes)
+            values[name] = float(metric.compute())
+            metric.reset()
+        return values
+
+    calls = {f"sqlrank ({kind} frames)": (lambda q=q, r=r: sqlrank.evaluate(q, r, list(RECSYS_MEASURES)))
+             for kind, (q, r) in frames.items()}
+    calls["torchmetrics (CPU tensors)"] = torchmetrics_loop
+    reference = torchmetrics_loop()
+    for name, call in calls.items():  # the first call of each, and the check that the means agree
+        if name.startswith("sqlrank"):
+            means = call().summary
+            difference = max(abs(means[m] - reference[m]) for m in RECSYS_MEASURES)
+            if difference > 1e-6:  # torchmetrics sums in float32 on some paths
+                raise SystemExit(f"recsys, {name}: the means differ from torchmetrics' by {difference:.3g}")
+        call()
+    samples = {name: ([], []) for name in calls}
+    for _ in range(rounds):
+        for name, call in calls.items():
+            cpu, wall = time.process_time(), time.perf_counter()
+            call()
+            samples[name][0].append(time.process_time() - cpu)
+            samples[name][1].append(time.perf_counter() - wall)
+    return [{"case": "recsys, 10k users x 100", "contender": name, "kind": "in process", "cpu": cpu, "wall": wall}
+            for name, (cpu, wall) in samples.items()]
+
+
 # ------------------------------------------------------------------ report
 
 def median(values: list[float]) -> float:
@@ -213,8 +272,9 @@ def section(results: list[dict]) -> str:
              "checked before the timing.", "",
              "| case | contender | CPU s | wall s | sqlrank CPU / this | peak RSS MB |", "|---|---|---:|---:|---:|---:|"]
     for result in results:
-        mine = next(r for r in results if r["case"] == result["case"] and r["contender"] == "sqlrank")
-        ratio = "" if result is mine else f"{median(mine['cpu']) / median(result['cpu']):.2f}"
+        # the case's first sqlrank row (the recsys case has one per kind of frame) over each contender
+        mine = next(r for r in results if r["case"] == result["case"] and r["contender"].startswith("sqlrank"))
+        ratio = "" if result["contender"].startswith("sqlrank") else f"{median(mine['cpu']) / median(result['cpu']):.2f}"
         rss = f"{result['rss_mb']:,.0f}" if "rss_mb" in result else ""
         lines.append(f"| {result['case']} ({result['kind']}) | `{result['contender']}` | {median(result['cpu']):.3f} "
                      f"| {median(result['wall']):.3f} | {ratio} | {rss} |")
@@ -246,12 +306,16 @@ def load() -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--cases", default="trec-dl,warm,1M,100-runs", help="comma-separated: trec-dl, warm, 1M, 100-runs")
+    ap.add_argument("--cases", default="trec-dl,warm,1M,100-runs", help="comma-separated: trec-dl, warm, 1M, 100-runs, recsys (needs torch and torchmetrics)")
     ap.add_argument("--workdir", type=Path, default=HERE / ".data")
     ap.add_argument("--warm-child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--recsys-child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.warm_child:  # the warm calls' own process: its results as JSON on stdout
         print(json.dumps(warm(generate(args.workdir, "trec-dl"), args.rounds)))
+        return
+    if args.recsys_child:
+        print(json.dumps(recsys(args.rounds)))
         return
     cases = [case.strip() for case in args.cases.split(",") if case.strip()]
     session = {"command": "python benchmarks/everyday.py " + " ".join(sys.argv[1:]), "rounds": args.rounds,
@@ -260,8 +324,8 @@ def main() -> None:
                "load_before": load()}
     results = []
     for case in cases:
-        if case == "warm":
-            child = subprocess.run([sys.executable, __file__, "--warm-child", "--rounds", str(args.rounds),
+        if case in ("warm", "recsys"):  # in-process timings, each case in a fresh process of its own
+            child = subprocess.run([sys.executable, __file__, f"--{case}-child", "--rounds", str(args.rounds),
                                     "--workdir", str(args.workdir)], capture_output=True, text=True)
             if child.returncode:
                 raise SystemExit(child.stderr)
