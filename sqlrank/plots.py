@@ -21,6 +21,7 @@ from functools import partial
 from pathlib import Path
 
 from .errors import MeasureError, OutputError
+from .formats.escaping import plot_label
 from .measures import family as measure_family
 from .measures import parse
 
@@ -138,10 +139,10 @@ def _cutoff(plt, values, runs, measure=None, baseline=None, families=None):
     for axis, (family, points) in zip(axes[0], families.items()):
         points.sort()
         for run in runs:
-            axis.plot([k for k, _ in points], [_mean(values, run, name) for _, name in points], marker="o", label=run)
+            axis.plot([k for k, _ in points], [_mean(values, run, name) for _, name in points], marker="o", label=plot_label(run))
         axis.set_xlabel("cutoff k")
-        axis.set_ylabel(f"mean {family}@k")
-        axis.set_title(f"{family}@k by cutoff")
+        axis.set_ylabel(f"mean {plot_label(family)}@k")
+        axis.set_title(f"{plot_label(family)}@k by cutoff")
         axis.set_xticks([k for k, _ in points])
         axis.grid(alpha=0.3)
         axis.legend(title="run")
@@ -163,12 +164,12 @@ def _delta(plt, values, runs, measure=None, baseline=None):
         axis.bar(range(len(heights)), heights, color=colours, width=1.0 if len(heights) > 50 else 0.8)
         axis.axhline(0, color="black", linewidth=0.8)
         wins, losses = sum(d > 0 for d in heights), sum(d < 0 for d in heights)
-        axis.set_title(f"{measure}: {run} − {baseline} per query "
+        axis.set_title(f"{plot_label(measure)}: {plot_label(run)} − {plot_label(baseline)} per query "
                        f"({wins} better, {losses} worse, {len(heights) - wins - losses} tied)")
         axis.set_xlabel("queries, sorted by difference")
-        axis.set_ylabel(f"Δ {measure}")
+        axis.set_ylabel(f"Δ {plot_label(measure)}")
         if len(deltas) <= 30:
-            axis.set_xticks(range(len(deltas)), [q for _, q in deltas], rotation=90, fontsize=7)
+            axis.set_xticks(range(len(deltas)), [plot_label(q) for _, q in deltas], rotation=90, fontsize=7)
         axis.grid(axis="y", alpha=0.3)
     return figure
 
@@ -179,7 +180,8 @@ def _precision_recall(plt, values, runs, measure=None, baseline=None):
         raise OutputError("no interpolated precision to plot: ask for iprec_at_recall_0.00 ... iprec_at_recall_1.00")
     figure, axis = plt.subplots(figsize=(6, 4.5))
     for run in runs:
-        axis.plot([level for level, _ in levels], [_mean(values, run, name) for _, name in levels], marker="o", label=run)
+        axis.plot([level for level, _ in levels], [_mean(values, run, name) for _, name in levels], marker="o",
+                  label=plot_label(run))
     axis.set_xlabel("recall level")
     axis.set_ylabel("interpolated precision")
     axis.set_title("Interpolated precision-recall (iprec_at_recall)")
@@ -195,10 +197,10 @@ def _distribution(plt, values, runs, measure=None, baseline=None):
     data = [[v for (r, m, _), v in values.items() if r == run and m == measure] for run in runs]
     figure, axis = plt.subplots(figsize=(max(4.5, 1.4 * len(runs) + 2), 4.5))
     axis.boxplot(data, showmeans=True)
-    axis.set_xticks(range(1, len(runs) + 1), runs)
+    axis.set_xticks(range(1, len(runs) + 1), [plot_label(run) for run in runs])
     axis.set_xlabel("run")
-    axis.set_ylabel(measure)
-    axis.set_title(f"{measure} per query ({len(data[0])} queries; triangle: mean)")
+    axis.set_ylabel(plot_label(measure))
+    axis.set_title(f"{plot_label(measure)} per query ({len(data[0])} queries; triangle: mean)")
     axis.grid(axis="y", alpha=0.3)
     return figure
 

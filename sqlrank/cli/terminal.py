@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 
 import sqlrank
+from sqlrank.formats import escaping
 
 
 def connect(threads: int | None, memory_limit: str | None, temp_directory: Path | None, extensions: bool = False,
@@ -44,10 +45,10 @@ def status(text: str):
 
 
 def show_notices(result) -> None:
-    """A result's notices on stderr, each a warning or a note."""
+    """A result's notices on stderr, each a warning or a note, on one line whatever the ids in it hold."""
     for notice in result.notices():
         level = "warning" if notice in result.report.warnings else "note"
-        typer.echo(f"sqlrank: {level}: {notice}", err=True)
+        typer.echo(f"sqlrank: {level}: {escaping.notice(notice)}", err=True)
 
 
 def emit(data: bytes) -> None:
