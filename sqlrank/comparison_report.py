@@ -54,22 +54,27 @@ def legend(comparison, escape=escaping.terminal) -> str:
 
 
 def _cells(comparison) -> tuple[list[str], list[list[tuple[str, str, bool]]]]:
-    """The measures, and per run the (mean text, marker, is best) of each measure."""
+    """The measures, and per run the (aggregate's text, marker, is best) of each measure.
+
+    The best is the highest value as shown (the lowest for a measure better lower: Unjudged), marked
+    only where there is something to choose (values differ) and never for a count (summed: NumRet),
+    which describes a run rather than scores it, as in evaluate's paper tables.
+    """
+    from .formats import number
+
     rows = comparison.rows()
-    best = {}
-    for measure in comparison.measures:
-        means = [row["mean"] for row in rows if row["measure"] == measure and row["mean"] is not None]
-        best[measure] = max(means) if means else None
     by_key = {(row["run_id"], row["measure"]): row for row in rows}
-    table = []
-    for run in comparison.runs:
-        line = []
-        for measure in comparison.measures:
-            row = by_key[run, measure]
-            mean = row["mean"]
-            line.append(("—" if mean is None else f"{mean:.4f}", marker(row, comparison.tests[0]),
-                         mean is not None and mean == best[measure]))
-        table.append(line)
+    table = [[] for _ in comparison.runs]
+    for measure in comparison.measures:
+        summed = comparison.aggregates.get(measure) == "sum"
+        texts = ["—" if by_key[run, measure]["mean"] is None else number(by_key[run, measure]["mean"], summed)
+                 for run in comparison.runs]
+        shown = {float(text) for text in texts if text != "—"}
+        pick = min if measure in comparison.lower_is_better else max
+        best = pick(shown) if len(shown) > 1 and not summed else None
+        for line, run, text in zip(table, comparison.runs, texts):
+            line.append((text, marker(by_key[run, measure], comparison.tests[0]),
+                         text != "—" and float(text) == best))
     return comparison.measures, table
 
 

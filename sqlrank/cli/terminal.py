@@ -1,4 +1,4 @@
-"""What a command shows where: the result on stdout, progress only for a person at a terminal."""
+"""What a command shows where: the result on stdout, sqlrank's progress line only for a person at a terminal."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from sqlrank.formats import escaping
 
 def connect(threads: int | None, memory_limit: str | None, temp_directory: Path | None, extensions: bool = False,
             table_macros: bool = True):
-    """The DuckDB connection a command works in: DuckDB's own progress bar only for a person at a terminal.
+    """The DuckDB connection a command works in, without DuckDB's progress bar.
 
-    DuckDB draws a bar on stderr for every statement that runs past two seconds and leaves it
-    there; in a pipe or a log file those are lines of noise among the notices.
+    DuckDB draws its bar on stdout, among the result (`sqlrank compare ... > t.csv` at a
+    terminal put it in the file); the command's own progress line (status()) goes to stderr.
     """
-    return sqlrank.connect(threads=threads, memory_limit=memory_limit, progress_bar=at_terminal(sys.stderr),
+    return sqlrank.connect(threads=threads, memory_limit=memory_limit, progress_bar=False,
                            temp_directory=None if temp_directory is None else str(temp_directory),
                            autoload_extensions=extensions, table_macros=table_macros)
 
