@@ -46,6 +46,13 @@ def plot(source, kind: str, path=None, *, measure: str | None = None, baseline: 
     save it to `path` (.png or .svg, or any format matplotlib knows) when given; return the Figure."""
     if kind not in KINDS:
         raise OutputError(f"unknown plot {kind!r}: expected one of {', '.join(KINDS)}")
+    if path is not None:
+        from .export import check_target
+
+        picture_format(check_target(path).path)  # before any drawing: a bad name costs nothing
+    for name, text in (("measure", measure), ("baseline", baseline), ("title", title)):
+        if text is not None and not isinstance(text, str):
+            raise OutputError(f"{name} must be text, got {type(text).__name__} {text!r}")
     values = _values(source)
     run_names = runs or list(dict.fromkeys(run for run, _, _ in values))
     missing = [run for run in run_names if run not in {r for r, _, _ in values}]
@@ -66,10 +73,20 @@ def plot(source, kind: str, path=None, *, measure: str | None = None, baseline: 
 
 
 def _arrow(table):
+    if table is None or isinstance(table, (str, bytes)) or not hasattr(table, "__len__"):
+        raise OutputError(f"plot draws a sqlrank Result or a per-query table (run_id, query_id, measure, value); "
+                          f"not {type(table).__name__} {table!r:.40}")
     if not hasattr(table, "column_names"):  # a DataFrame
         import pyarrow as pa
 
-        table = table.to_arrow() if hasattr(table, "to_arrow") else pa.Table.from_pandas(table, preserve_index=False)
+        try:
+            table = table.to_arrow() if hasattr(table, "to_arrow") else pa.Table.from_pandas(table, preserve_index=False)
+        except Exception:  # noqa: BLE001 - anything else is the user's mistake, said plainly
+            raise OutputError(f"plot draws a sqlrank Result or a per-query table; not a {type(table).__name__}") from None
+    missing = [name for name in ("run_id", "query_id", "measure", "value") if name not in table.column_names]
+    if missing:
+        raise OutputError(f"a per-query table to plot needs the columns run_id, query_id, measure, value; missing "
+                          f"{', '.join(missing)} (found {', '.join(table.column_names)})")
     return table
 
 
@@ -152,6 +169,9 @@ def _cutoff(plt, values, runs, measure=None, baseline=None, families=None):
 def _delta(plt, values, runs, measure=None, baseline=None):
     measure = _pick(values, measure)
     baseline = baseline or runs[0]
+    if baseline not in runs:
+        raise OutputError(f"the baseline {baseline!r} is not one of the runs ({', '.join(runs)}): "
+                          "name it as the run is named")
     others = [run for run in runs if run != baseline]
     if not others:
         raise OutputError(f"nothing to compare with the baseline {baseline!r}: give two runs or more")
@@ -205,10 +225,32 @@ def _distribution(plt, values, runs, measure=None, baseline=None):
     return figure
 
 
+def picture_format(path) -> str:
+    """The picture format a file name asks for (.png, .svg, or another matplotlib writes); an OutputError for
+    a name without one (a folder, /dev/stdout): matplotlib would add .png to it, a file the user did not name."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    pyplot()  # matplotlib, or the error saying how to install it
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    known = FigureCanvasBase.get_supported_filetypes()
+    if suffix not in known:
+        raise OutputError(f"{path}: cannot tell the picture's format from the extension '{suffix or '(none)'}'; "
+                          f"name a file ending .png or .svg (or {', '.join('.' + k for k in sorted(known))})")
+    return suffix
+
+
 def _save(figure, path) -> Path:
-    target = Path(path)
+    """The picture rendered whole, then written as eval writes: a temporary file renamed over `path`, so that a
+    stop while it is written leaves the old file (sqlrank.export.write_bytes)."""
+    import io
+
+    from . import export
+
+    target = export.check_target(path)
+    fmt = picture_format(target.path)
+    picture = io.BytesIO()
     try:
-        figure.savefig(target, dpi=120, metadata=None if target.suffix.lower() != ".svg" else {"Date": None})
+        figure.savefig(picture, format=fmt, dpi=120, metadata=None if fmt != "svg" else {"Date": None})
     except (OSError, ValueError) as error:
-        raise OutputError(f"{target}: cannot write the plot: {error}") from None
-    return target
+        raise OutputError(f"{target.path}: cannot draw the plot: {error}") from None
+    return export.write_bytes([picture.getvalue()], target)
