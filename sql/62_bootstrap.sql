@@ -39,7 +39,7 @@ CREATE OR REPLACE MACRO sqlrank.bootstrap(differences, trials := 10000, seed := 
         SELECT run_id, baseline, measure, trial,
                avg(sample[1 + sqlrank.bootstrap_draw(seed, trial, draw, queries)]) AS mean
         FROM comparisons
-        CROSS JOIN range(trials) AS draws(trial)
+        CROSS JOIN range(sqlrank.resampling_trials(trials, seed, confidence)) AS draws(trial)
         CROSS JOIN LATERAL (SELECT unnest(range(queries)) AS draw) AS draw_numbers
         GROUP BY ALL
     )

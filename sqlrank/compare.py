@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import significance
+from .checks import messages
 from .errors import EvaluationError, InputError
 from .limits import MAX_TRIALS, SEEDS, whole_number
 from .sqlgen import call, create_temp_table, identifier, literal
@@ -177,7 +178,7 @@ def checked_confidence(confidence) -> float:
     import numbers
 
     if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
-        raise EvaluationError(f"confidence must be between 0 and 1 (e.g. 0.95), not {confidence!r}")
+        raise EvaluationError(messages.render(messages.CONFIDENCE, value=repr(confidence)))
     return float(confidence)
 
 

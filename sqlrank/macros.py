@@ -89,8 +89,9 @@ def _check(name: str, measure: str) -> str:
     if parameter.choices:
         choice = sqlgen.call("sqlrank.choice", name, sqlgen.literal(list(parameter.choices)),
                              sqlgen.literal(name)) + " IS NOT NULL"
-        # a gain map ('{1:3,2:9}', trec_eval's ndcg.1=3,2=9) is checked where sql/02_gain.sql reads it
-        return f"(starts_with({name}, '{{') OR {choice})" if name == "gain" else choice
+        # a gain map ('{1:3,2:9}', trec_eval's ndcg.1=3,2=9) is checked as the parser checks it (shell_door.py)
+        gain_map = sqlgen.call("sqlrank.gain_map_ok", name, sqlgen.literal(measure))
+        return f"(CASE WHEN starts_with({name}, '{{') THEN {gain_map} ELSE {choice} END)" if name == "gain" else choice
     return sqlgen.call("sqlrank.number_ok", name, sqlgen.literal(name), sqlgen.literal(measure),
                        sqlgen.literal(parameter.minimum_exclusive), sqlgen.literal(parameter.default is None))
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from . import sqlgen
 from .checks import messages
+from .limits import MAX_TRIALS, SEEDS
 from .measures import MAX_CUTOFF
 
 # (kind, the canonical value column, the macro option that maps the input's columns)
@@ -47,8 +48,24 @@ def _error(template: str, **parts: str) -> str:
     return f"error('sqlrank: ' || {sqlgen.template(template, **parts)})"
 
 
+# a gain map's entries ('1:3'), their labels (as text, trimmed) and their gains (the text after the first ':')
+_ENTRIES = "string_split(trim(gain)[2:-2], ',')"
+_bad_entries = (f"list_filter({_ENTRIES}, lambda e: NOT contains(e, ':') "
+                "OR NOT regexp_full_match(split_part(e, ':', 1), '\\s*[0-9]+\\s*') "
+                "OR coalesce(TRY_CAST(trim(split_part(e, ':', 1)) AS HUGEINT) < 1, true))")
+_labels = f"list_transform({_ENTRIES}, lambda e: CAST(CAST(trim(split_part(e, ':', 1)) AS HUGEINT) AS VARCHAR))"
+_twice = f"list_filter({_labels}, lambda label, i: list_position({_labels}, label) < i)"
+_gains = f"list_transform({_ENTRIES}, lambda e: trim(e[strpos(e, ':') + 1:]))"
+
+
+def _not_whole(name: str) -> str:
+    """SQL true when the parameter `name` is not a finite whole number (NULL, text, 1.5, inf)."""
+    number = f"TRY_CAST({name} AS DOUBLE)"
+    return f"({number} IS NULL OR NOT isfinite({number}) OR {number} <> floor({number}))"
+
+
 def parameter_sql() -> str:
-    """sqlrank.number_ok, valid_cutoff and valid_depth: the measures' parameter checks (measures.py's)."""
+    """sqlrank.number_ok, valid_cutoff, gain_map_ok and valid_depth: the measures' parameter checks (measures.py's)."""
     said = {"measure": "measure", "parameter": "parameter", "value": _text("value")}
     number = "TRY_CAST(value AS DOUBLE)"
     whole = f"{number} IS NULL OR NOT isfinite({number}) OR {number} <> floor({number}) OR {number} < 1"
@@ -73,6 +90,41 @@ CREATE OR REPLACE MACRO sqlrank.valid_cutoff(value, measure) AS
         WHEN {number} > {MAX_CUTOFF} THEN {_error(messages.CUTOFF_TOO_LARGE, measure="measure",
                                                   maximum=str(MAX_CUTOFF), value=_text("value"))}
         ELSE CAST(value AS BIGINT)
+    END;
+
+-- true for a gain map the parser would take (measures.gain_map): '{{label:gain,...}}', whole-number labels >= 1
+-- each named once, finite gains; anything else is an error in the parser's words
+CREATE OR REPLACE MACRO sqlrank.gain_map_ok(gain, measure) AS
+    CASE
+        WHEN NOT (starts_with(trim(gain), '{{') AND ends_with(trim(gain), '}}')) OR trim(trim(gain)[2:-2]) = ''
+            THEN {_error(messages.GAIN_MAP_FORM, measure="measure", value=_text("gain"))}
+        WHEN len({_bad_entries}) > 0
+            THEN {_error(messages.GAIN_MAP_ENTRY, measure="measure", entry=f"trim(({_bad_entries})[1])")}
+        WHEN len({_twice}) > 0
+            THEN {_error(messages.GAIN_MAP_TWICE, measure="measure", label=f"({_twice})[1]")}
+        WHEN len(list_filter({_gains}, lambda g: TRY_CAST(g AS DOUBLE) IS NULL)) > 0
+            THEN {_error(messages.NOT_A_NUMBER, measure="measure", parameter="'gain'",
+                         value="list_filter(" + _gains + ", lambda g: TRY_CAST(g AS DOUBLE) IS NULL)[1]")}
+        WHEN len(list_filter({_gains}, lambda g: NOT isfinite(CAST(g AS DOUBLE)))) > 0
+            THEN {_error(messages.NOT_FINITE, measure="measure", parameter="'gain'",
+                         value="list_filter(" + _gains + ", lambda g: NOT isfinite(CAST(g AS DOUBLE)))[1]")}
+        ELSE true
+    END;
+
+-- the resampling tests' trials, seed and confidence, checked as compare() checks them: `trials` as a BIGINT
+-- when all three are good (the macros draw range(sqlrank.resampling_trials(...)), which DuckDB folds before
+-- reading any row, so an empty input is refused too), else an error
+CREATE OR REPLACE MACRO sqlrank.resampling_trials(trials, seed, confidence) AS
+    CASE
+        WHEN {_not_whole("trials")} OR CAST(trials AS DOUBLE) < 1
+            THEN {_error(messages.WHOLE_NUMBER, name="'trials'", low="1", value=_text("trials"))}
+        WHEN CAST(trials AS DOUBLE) > {MAX_TRIALS}
+            THEN {_error(messages.AT_MOST, name="'trials'", high=str(MAX_TRIALS), value=_text("trials"))}
+        WHEN {_not_whole("seed")} OR CAST(seed AS DOUBLE) < {SEEDS[0]} OR CAST(seed AS DOUBLE) > {SEEDS[1]}
+            THEN {_error(messages.WHOLE_NUMBER, name="'seed'", low=str(SEEDS[0]), value=_text("seed"))}
+        WHEN TRY_CAST(confidence AS DOUBLE) IS NULL OR NOT (CAST(confidence AS DOUBLE) > 0 AND CAST(confidence AS DOUBLE) < 1)
+            THEN {_error(messages.CONFIDENCE, value=_text("confidence"))}
+        ELSE CAST(trials AS BIGINT)
     END;
 
 -- the ranking depth: NULL (all) or a whole number >= 1

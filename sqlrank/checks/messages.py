@@ -37,6 +37,14 @@ TREC_BAD_SCORE = "{where}: column 5 (score) must be a number, found '{found}': '
 TREC_BAD_LABEL = "{where}: column 4 (relevance) must be an integer label, found '{found}': '{line}'; fix the label"
 
 # ---------------------------------------------------------------- measure parameters (measures.py, the macros)
+# ---------------------------------------------------------------- the resampling tests' parameters (compare, the macros)
+WHOLE_NUMBER = "{name} must be a whole number >= {low}, got {value}"
+AT_MOST = "{name} must be at most {high}, got {value}"
+CONFIDENCE = "confidence must be between 0 and 1 (e.g. 0.95), not {value}"
+
+GAIN_MAP_FORM = "{measure}: a gain map is written gains={{label:gain,...}}, e.g. gains={{1:3,2:9}}, got '{value}'"
+GAIN_MAP_ENTRY = "{measure}: each entry of a gain map is label:gain with a whole-number label >= 1, got '{entry}'"
+GAIN_MAP_TWICE = "{measure}: label {label} is given two gains; give it one"
 NOT_A_NUMBER = "{measure}: {parameter} must be a number, got '{value}'"
 NOT_FINITE = "{measure}: {parameter} must be a finite number, got '{value}'"
 NOT_GREATER = "{measure}: {parameter} must be greater than {minimum}, got '{value}'"
