@@ -20,7 +20,7 @@ CREATE OR REPLACE MACRO sqlrank.precision_step(magnitude) AS
     CASE WHEN magnitude > 0 AND isfinite(magnitude) THEN pow(2.0, ceil(log2(magnitude)) - 40) ELSE 1.0 END;
 
 CREATE OR REPLACE MACRO sqlrank.on_precision(difference, magnitude) AS
-    round(difference / sqlrank.precision_step(magnitude)) * sqlrank.precision_step(magnitude);
+    round(difference / NULLIF(sqlrank.precision_step(magnitude), 0)) * sqlrank.precision_step(magnitude);
 
 CREATE OR REPLACE MACRO sqlrank.paired_differences(per_query, run_a, run_b) AS TABLE
     SELECT a.run_id, b.run_id AS baseline, a.measure, a.query_id, a.value, b.value AS baseline_value,

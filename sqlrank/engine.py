@@ -632,11 +632,11 @@ def _refuse_disjoint(con, report: Report) -> None:
 
 def disjoint_error(run_id: str, queries: int, run_query: str, qrels_query: str) -> EvaluationError:
     """A run none of whose queries the qrels have, with an example of each side's query ids."""
+    from .checks import messages  # the words of the shell's sqlrank.pair_problem too
+
     count = f"{queries} {'query' if queries == 1 else 'queries'}"
-    return EvaluationError(
-        f"run '{run_id}': shares no query with the qrels (its {count}, e.g. '{shorten(run_query)}'; the qrels "
-        f"have e.g. '{shorten(qrels_query)}'): it is most likely not a run of these qrels, or its query ids are "
-        "written otherwise; pass allow_disjoint=True (CLI: --allow-disjoint) to evaluate it anyway")
+    return EvaluationError(messages.render(messages.DISJOINT, run_id=run_id, count=count, run_query=shorten(run_query),
+                                           qrels_query=shorten(qrels_query), fix=messages.DISJOINT_FIX_PYTHON))
 
 
 def _warn_unjudged(con, report: Report) -> None:

@@ -216,13 +216,28 @@ CREATE OR REPLACE MACRO sqlrank.sql_literal(text) AS '''' || replace(text, '''',
 CREATE OR REPLACE MACRO sqlrank.column_name(columns, canonical) AS
     coalesce(json_extract_string(to_json(columns), '$.' || canonical), canonical);
 
+-- true for a column map (NULL, or a struct whose keys are canonical columns of the input); else an error
+CREATE OR REPLACE MACRO sqlrank.column_map_ok(columns, option, allowed) AS
+    CASE
+        WHEN columns IS NULL THEN true
+        WHEN NOT starts_with(typeof(columns), 'STRUCT') THEN """ + _error(
+            messages.COLUMN_MAP_NOT_STRUCT, option="option",
+            found="typeof(columns) || ' ' || " + _text("columns")) + """
+        WHEN len(list_filter(json_keys(to_json(columns)), lambda k: NOT list_contains(allowed, k))) > 0 THEN """ + _error(
+            messages.COLUMN_MAP_UNKNOWN, option="option",
+            key="list_filter(json_keys(to_json(columns)), lambda k: NOT list_contains(allowed, k))[1]",
+            expected="array_to_string(allowed, ', ')") + """
+        ELSE true
+    END;
+
 -- whether a macro's input name is a TREC file (read by read_trec_*) rather than a table or a file DuckDB reads
 CREATE OR REPLACE MACRO sqlrank.trec_path(name) AS
     NOT regexp_matches(name, '""" + DUCKDB_PATH + """', 'i')
     AND (regexp_matches(name, '""" + TREC_PATH + """', 'i') OR contains(name, '/') OR contains(name, '\\'));
 """]
     statements.append(ordered_run_sql(pick, source))
-    for kind, value, _ in KINDS:
+    for kind, value, option in KINDS:
+        allowed = ["query_id", "doc_id", value] + (["rank"] if kind == "run" else [])
         # a run keeps its run_id column, if any (sqlrank_absent stands in, so that the pattern always matches)
         run_id = "'COLUMNS(''^((?i:run_id)|sqlrank_absent)$''), ' || " if kind == "run" else ""
         absent = ", NULL AS sqlrank_absent" if kind == "run" else ""
@@ -247,7 +262,8 @@ CREATE OR REPLACE MACRO sqlrank.{kind}_input_sql({parameters}) AS
 
 -- the SQL of one row: the first canonical column the {kind} lacks (NULL: none) and the columns it has
 CREATE OR REPLACE MACRO sqlrank.{kind}_columns_sql(name, columns) AS
-    CASE WHEN sqlrank.trec_path(name) THEN 'SELECT CAST(NULL AS VARCHAR) AS missing, CAST(NULL AS VARCHAR[]) AS found'
+    CASE WHEN NOT sqlrank.column_map_ok(columns, {sqlgen.literal(option)}, {sqlgen.literal(allowed)}) THEN NULL
+         WHEN sqlrank.trec_path(name) THEN 'SELECT CAST(NULL AS VARCHAR) AS missing, CAST(NULL AS VARCHAR[]) AS found'
          ELSE 'SELECT CASE {missing} END AS missing, found FROM (SELECT ' || {counts} || ', '
               || 'list_filter(json_keys(to_json(sqlrank_row)), lambda sqlrank_name: sqlrank_name <> ''sqlrank_absent'') '
               || 'AS found' || {source} || ' LIMIT 1)' END;
@@ -326,6 +342,8 @@ def problem_sql() -> str:
         example = sqlgen.template(messages.DUPLICATE_EXAMPLE, query_id="query_id", doc_id="doc_id", copies="copies")
         duplicates = _error(messages.DUPLICATES, input="name", examples="duplicated.examples",
                             fix=sqlgen.literal(messages.DUPLICATES_FIX_SHELL.format(value=value)))
+        # empty qrels are refused (nothing can be evaluated); an empty run retrieved nothing
+        empty = "" if kind == "run" else f"\n        WHEN bad.input_rows = 0 THEN {_error(messages.EMPTY_QRELS, input='name')}"
         statements.append(f"""
 -- the first thing wrong with the canonical {kind} `input` (sqlrank.{kind}_input_sql of `name`), as an error;
 -- NULL when nothing is: a missing column, then the first row with an empty id or {value} or a NaN {value}
@@ -342,7 +360,8 @@ CREATE OR REPLACE MACRO sqlrank.{kind}_problem(input, name, columns) AS TABLE
     bad AS (
         SELECT arg_min(struct_pack(input_row := input_row, query_id := query_id, doc_id := doc_id, value := value), input_row)
                    FILTER (WHERE coalesce(query_id IS NULL OR query_id = '' OR doc_id IS NULL OR doc_id = ''
-                                          OR value IS NULL OR isnan(value), true)) AS first
+                                          OR value IS NULL OR isnan(value), true)) AS first,
+               count(*) AS input_rows
         FROM numbered
     ),
     duplicated AS (
@@ -358,7 +377,7 @@ CREATE OR REPLACE MACRO sqlrank.{kind}_problem(input, name, columns) AS TABLE
         ) AS pairs
     )
     SELECT CASE
-        WHEN probe.missing IS NOT NULL THEN {missing}
+        WHEN probe.missing IS NOT NULL THEN {missing}{empty}
         WHEN bad.first IS NOT NULL THEN CASE {' '.join(checks).replace('first.', 'bad.first.')} END
         WHEN duplicated.examples IS NOT NULL THEN {duplicates}
     END AS problem
@@ -367,6 +386,30 @@ CREATE OR REPLACE MACRO sqlrank.{kind}_problem(input, name, columns) AS TABLE
     return "".join(statements)
 
 
+def pair_sql() -> str:
+    """sqlrank.pair_problem(qrels_input, run_input, name): a run sharing no query with the qrels, as the Python
+    door refuses it (engine.disjoint_error), in one row."""
+    run_id = "coalesce(CAST(COLUMNS('^((?i:run_id)|sqlrank_absent)$') AS VARCHAR), name)"
+    count = "queries || CASE WHEN queries = 1 THEN ' query' ELSE ' queries' END"
+    disjoint = _error(messages.DISJOINT, run_id="run_id", count=count, run_query="run_query",
+                      qrels_query="(SELECT min(query_id) FROM query_table(qrels_input))",
+                      fix=sqlgen.literal(messages.DISJOINT_FIX_SHELL))
+    return f"""
+-- the first run of `run_input` none of whose queries the qrels have (NULL: none), as an error
+CREATE OR REPLACE MACRO sqlrank.pair_problem(qrels_input, run_input, name) AS TABLE
+    -- empty qrels are qrels_problem's to say (both problems are computed, so this one keeps out of its way)
+    SELECT CASE WHEN run_id IS NOT NULL AND EXISTS (FROM query_table(qrels_input)) THEN {disjoint} END AS problem
+    FROM (SELECT 1) AS one
+    LEFT JOIN (
+        SELECT run_id, count(DISTINCT query_id) AS queries, min(query_id) AS run_query
+        FROM (SELECT {run_id} AS run_id, CAST(query_id AS VARCHAR) AS query_id FROM query_table(run_input))
+        GROUP BY run_id
+        HAVING NOT bool_or(query_id IN (SELECT CAST(query_id AS VARCHAR) FROM query_table(qrels_input)))
+        ORDER BY run_id LIMIT 1
+    ) AS disjoint ON true;
+"""
+
+
 def shell_sql() -> str:
     """All of the above, in the order DuckDB binds them."""
-    return parameter_sql() + trec_sql() + input_sql() + problem_sql()
+    return parameter_sql() + trec_sql() + input_sql() + problem_sql() + pair_sql()
