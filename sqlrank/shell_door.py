@@ -35,6 +35,7 @@ from .measures import MAX_CUTOFF
 KINDS = (("run", "score", "run_columns"), ("qrels", "relevance", "qrels_columns"))
 # names the shell reads as TREC files rather than with query_table (which knows CSV, Parquet, JSON)
 TREC_PATH = r"\.(run|trec|txt|qrels|res|test|treceval)(\.gz)?$"
+TREC_NAMING = r"\.[A-Za-z_]*[0-9][A-Za-z0-9_]*$"  # qrels.robust03, input.uic0301: TREC's track and run names
 DUCKDB_PATH = r"\.(csv|tsv|parquet|json|jsonl|ndjson|arrow|feather)(\.gz|\.zst)?$"
 _BLANKS = r"[ \t\n\r\x0b\x0c\x{feff}]"
 
@@ -230,10 +231,13 @@ CREATE OR REPLACE MACRO sqlrank.column_map_ok(columns, option, allowed) AS
         ELSE true
     END;
 
--- whether a macro's input name is a TREC file (read by read_trec_*) rather than a table or a file DuckDB reads
+-- whether a macro's input name is a TREC file (read by read_trec_*) rather than a table or a file DuckDB reads:
+-- a TREC extension, a path, or TREC's own naming, an extension with a digit (qrels.robust03, input.uic0301,
+-- qrels.trec8), which DuckDB has no reader for (a table in a schema, main.run, stays a table)
 CREATE OR REPLACE MACRO sqlrank.trec_path(name) AS
     NOT regexp_matches(name, '""" + DUCKDB_PATH + """', 'i')
-    AND (regexp_matches(name, '""" + TREC_PATH + """', 'i') OR contains(name, '/') OR contains(name, '\\'));
+    AND (regexp_matches(name, '""" + TREC_PATH + """', 'i') OR contains(name, '/') OR contains(name, '\\')
+         OR regexp_matches(name, '""" + TREC_NAMING + """'));
 """]
     statements.append(ordered_run_sql(pick, source))
     for kind, value, option in KINDS:
