@@ -154,6 +154,8 @@ def encode(comparison, fmt: str) -> bytes:
     """The comparison in `fmt`, as bytes for stdout."""
     from . import export
 
+    if fmt not in FORMATS:
+        raise OutputError(f"unknown format {fmt!r} for a comparison: expected one of {', '.join(FORMATS)}")
     text = {"table": terminal, "markdown": markdown, "latex": latex}.get(fmt)
     if text is not None:
         return (text(comparison) + ("\n" if fmt == "table" else "")).encode()

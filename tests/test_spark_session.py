@@ -54,3 +54,33 @@ def test_the_ui_asked_for_listens_on_localhost_only(builder):
     runtime.session("local[1]", ui=True)
     assert builder.settings["spark.ui.enabled"] == "true"
     assert os.environ["SPARK_LOCAL_IP"] == "127.0.0.1"
+
+
+def test_a_jvm_that_does_not_start_is_one_sentence(builder, monkeypatch):
+    def broken():
+        raise RuntimeError("[JAVA_GATEWAY_EXITED] Java gateway process exited before sending its port number.\n"
+                           "... 58 more lines ...")
+
+    monkeypatch.setattr(builder, "getOrCreate", broken)
+    with pytest.raises(runtime.EvaluationError) as caught:
+        runtime.session("local[1]")
+    assert str(caught.value) == (
+        "Spark could not start ([JAVA_GATEWAY_EXITED] Java gateway process exited before sending its port number.); "
+        "check that `java -version` says Java 17 or newer and that JAVA_HOME, if set, names that Java")
+    assert caught.value.__cause__ is None and caught.value.__suppress_context__
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"qrels": None}, "qrels is None: give a Spark DataFrame, a table name or a path"),
+    ({"run": None}, "run is None: give a Spark DataFrame, a table name or a path"),
+    ({"spark": "local"}, "spark must be a SparkSession (sqlrank.spark.session()), got str"),
+    ({"threads": "2"}, "threads must be a whole number >= 1, got str '2'"),
+])
+def test_wrong_arguments_are_refused_before_spark_is_asked(options, message, monkeypatch):
+    from sqlrank.spark import job
+
+    monkeypatch.setattr(job, "session", lambda: pytest.fail("no session may be asked for"))
+    arguments = {"qrels": "qrels.txt", "run": "run.trec"} | options
+    with pytest.raises(runtime.EvaluationError) as caught:
+        job.evaluate(arguments.pop("qrels"), arguments.pop("run"), ["AP"], **arguments)
+    assert str(caught.value) == message

@@ -36,7 +36,12 @@ def session(master: str | None = None, app_name: str = "sqlrank", ui: bool = Fal
         # Spark's UI listens where SPARK_LOCAL_IP says, else on every interface
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     builder = builder.config("spark.ui.enabled", "true" if ui else "false")
-    created = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
+    try:
+        created = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
+    except Exception as error:  # noqa: BLE001 - a JVM that does not start fails in pyspark's or py4j's words
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise EvaluationError(f"Spark could not start ({first}); check that `java -version` says Java 17 or newer "
+                              "and that JAVA_HOME, if set, names that Java") from None
     created.sparkContext.setLogLevel("ERROR")  # a failed bucket is reported by sqlrank, not by pages of log
     return created
 
