@@ -149,7 +149,7 @@ def trec_sql() -> str:
 CREATE OR REPLACE MACRO sqlrank.trec_lines(path) AS TABLE
     SELECT line, {fields} AS fields, {shown} AS shown
     FROM read_csv(path, columns = {{'line': 'VARCHAR'}}, header = false, delim = chr(31), quote = '', escape = '',
-                  comment = '', auto_detect = false, strict_mode = false, null_padding = true,
+                  comment = '', new_line = '\\n', auto_detect = false, strict_mode = false, null_padding = true,
                   compression = 'auto')
     WHERE {data_line};
 

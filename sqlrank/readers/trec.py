@@ -48,12 +48,16 @@ def _trec_lines(path: Path, compression: str) -> str:
     Each line is read whole as one VARCHAR (delimiter 0x1F, no quoting). What
     DuckDB's read_csv does here (checked with DuckDB 2.0): it drops empty lines
     (so line numbers come from Python, on the error path), strips a leading
-    UTF-8 BOM, ends lines at \\n, \\r\\n or \\r, refuses bytes that are not UTF-8,
+    UTF-8 BOM, ends lines at \\n, \\r\\n or \\r (with new_line = '\\n' every \\r and \\n
+    ends a line, a \\r\\n giving an empty line between, skipped; left to detect the line
+    end, it takes \\r\\n from the first line and then drops the character after a lone
+    \\r), refuses bytes that are not UTF-8,
     and keeps NUL bytes. A line holding 0x1F would be cut there silently: the
     second column `rest` (null_padding) catches it, and the line is refused.
     """
     reader = (f"read_csv({sqlgen.file_path(path)}, columns = {{'line': 'VARCHAR', 'rest': 'VARCHAR'}}, "
               f"header = false, delim = {sqlgen.literal(_UNIT_SEPARATOR)}, quote = '', escape = '', comment = '', "
+              "new_line = '\\n', "
               f"auto_detect = false, strict_mode = false, null_padding = true, compression = '{compression}', "
               "hive_partitioning = false)")
     return trec_fields(reader)
@@ -211,7 +215,10 @@ _BOM = "\ufeff".encode()
 
 
 def plain_bytes(path: Path, compression: str) -> bool:
-    """Whether the file holds none of _TREC_SPLIT_BYTES, and a BOM at most at its start (memchr, 16 MiB chunks).
+    """Whether the file holds none of _TREC_SPLIT_BYTES, a BOM at most at its start, and one kind of line end
+    (memchr, 16 MiB chunks): DuckDB's split by ' ' detects the line end from the first line and, in a CRLF file,
+    drops the character after a lone CR (a silently different id), so a file mixing them goes to the general
+    reader, which ends a line at any CR or LF.
 
     The file is read twice (here, then by DuckDB), yet memchr over the bytes costs less than the same
     test in the reader's SQL (docs/performance.md); a gzip file, decompressed twice, is the exception,
@@ -224,7 +231,14 @@ def plain_bytes(path: Path, compression: str) -> bool:
             if chunk.startswith(_BOM):
                 chunk = chunk[len(_BOM):]
             tail = b""  # the end of the chunk before, for a BOM split between two chunks
+            cr = lf = crlf = 0
             while chunk:
+                if b"\r" in chunk or cr:  # memchr: most runs have no CR, and pay nothing more
+                    cr, lf = cr + chunk.count(b"\r"), lf + chunk.count(b"\n")
+                    crlf += chunk.count(b"\r\n") + (tail.endswith(b"\r") and chunk.startswith(b"\n"))
+                elif b"\n" in chunk:
+                    lf += 1  # before any CR, only whether there is an LF matters (a CR after it makes a mix)
+
                 if any(byte in chunk for byte in _TREC_SPLIT_BYTES) or _BOM in tail + chunk[:2]:
                     return False
                 # memchr for the BOM's first byte, rare in most runs: a search for all three bytes
@@ -235,7 +249,7 @@ def plain_bytes(path: Path, compression: str) -> bool:
                 chunk = handle.read(1 << 24)
     except READ_ERRORS:
         return False  # the general reader says what is wrong
-    return True
+    return cr == 0 or lf == 0 or cr == lf == crlf
 
 
 def _in_transaction(con) -> bool:
