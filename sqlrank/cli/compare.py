@@ -9,7 +9,6 @@ from typing import Annotated, Optional
 import typer
 
 import sqlrank
-from sqlrank.formats import escaping
 
 from . import arguments, failures, terminal
 from .options import DEFAULT_MEASURES, Missing, OutputOption, ThreadsOption
@@ -94,4 +93,4 @@ def plot_command(
         with terminal.connect(None, None, None) as con:
             result = sqlrank.evaluate(qrels, named_runs, measures, missing=missing.value, connection=con)
         sqlrank.plot(result, kind.value, output, measure=shown, baseline=baseline)
-        typer.echo(f"sqlrank: wrote {escaping.notice(output)}", err=True)
+        typer.echo(f"sqlrank: wrote {sqlrank.escaping.notice(output)}", err=True)

@@ -11,8 +11,8 @@ from contextlib import contextmanager
 
 import typer
 
+import sqlrank
 from sqlrank.errors import SqlrankError
-from sqlrank.formats import escaping
 
 STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 _stopped_by: int | None = None  # the signal that asked the command to stop, once one has
@@ -44,7 +44,7 @@ def user_errors():
     except SqlrankError as error:
         if _stopped_by is not None:  # DuckDB's "interrupted", worded by the library as its own failure
             raise Stop() from None
-        typer.echo(f"sqlrank: error: {escaping.notice(error)}", err=True)  # one line, whatever it quotes
+        typer.echo(f"sqlrank: error: {sqlrank.escaping.notice(error)}", err=True)  # one line, whatever it quotes
         raise typer.Exit(error.exit_code) from None
 
 

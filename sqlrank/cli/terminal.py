@@ -9,7 +9,6 @@ from pathlib import Path
 import typer
 
 import sqlrank
-from sqlrank.formats import escaping
 
 
 def connect(threads: int | None, memory_limit: str | None, temp_directory: Path | None, extensions: bool = False,
@@ -48,7 +47,7 @@ def show_notices(result) -> None:
     """A result's notices on stderr, each a warning or a note, on one line whatever the ids in it hold."""
     for notice in result.notices():
         level = "warning" if notice in result.report.warnings else "note"
-        typer.echo(f"sqlrank: {level}: {escaping.notice(notice)}", err=True)
+        typer.echo(f"sqlrank: {level}: {sqlrank.escaping.notice(notice)}", err=True)
 
 
 def emit(data: bytes) -> None:
