@@ -441,7 +441,8 @@ def _schema(names: list[str]):
     import pyarrow as pa
 
     fields = [("run_id", pa.string()), ("measure", pa.string()), ("cutoff", pa.int64()), ("baseline", pa.string()),
-              ("aggregate", pa.string()), ("queries", pa.int64()), ("mean", pa.float64()), ("baseline_mean", pa.float64()),
+              ("aggregate", pa.string()), ("queries", pa.int64()), ("mean", pa.float64()),
+              ("baseline_mean", pa.float64()),
               ("delta", pa.float64()), ("delta_relative", pa.float64()), ("wins", pa.int64()), ("ties", pa.int64()),
               ("losses", pa.int64()), ("effect_size", pa.float64()), ("ci_low", pa.float64()),
               ("ci_high", pa.float64())]

@@ -101,7 +101,8 @@ def _details(comparison) -> str:
     for row in comparison.rows():
         if row["run_id"] == comparison.baseline:
             continue
-        line = [escaping.terminal(row["run_id"]), escaping.terminal(row["measure"]), str(row["queries"]), _number(row["mean"]), _signed(row["delta"]),
+        line = [escaping.terminal(row["run_id"]), escaping.terminal(row["measure"]), str(row["queries"]),
+                _number(row["mean"]), _signed(row["delta"]),
                 _percent(row["delta_relative"]), f"{row['wins']}/{row['ties']}/{row['losses']}",
                 _number(row["effect_size"], 2), _interval(row["ci_low"], row["ci_high"])]
         line += [_p(row[f"{test}_p_adjusted"]) for test in comparison.tests]

@@ -80,9 +80,11 @@ def _arrow(table):
         import pyarrow as pa
 
         try:
-            table = table.to_arrow() if hasattr(table, "to_arrow") else pa.Table.from_pandas(table, preserve_index=False)
+            table = (table.to_arrow() if hasattr(table, "to_arrow")
+                     else pa.Table.from_pandas(table, preserve_index=False))
         except Exception:  # noqa: BLE001 - anything else is the user's mistake, said plainly
-            raise OutputError(f"plot draws a sqlrank Result or a per-query table; not a {type(table).__name__}") from None
+            raise OutputError(f"plot draws a sqlrank Result or a per-query table; "
+                              f"not a {type(table).__name__}") from None
     missing = [name for name in ("run_id", "query_id", "measure", "value") if name not in table.column_names]
     if missing:
         raise OutputError(f"a per-query table to plot needs the columns run_id, query_id, measure, value; missing "
@@ -156,7 +158,8 @@ def _cutoff(plt, values, runs, measure=None, baseline=None, families=None):
     for axis, (family, points) in zip(axes[0], families.items()):
         points.sort()
         for run in runs:
-            axis.plot([k for k, _ in points], [_mean(values, run, name) for _, name in points], marker="o", label=plot_label(run))
+            axis.plot([k for k, _ in points], [_mean(values, run, name) for _, name in points], marker="o",
+                      label=plot_label(run))
         axis.set_xlabel("cutoff k")
         axis.set_ylabel(f"mean {plot_label(family)}@k")
         axis.set_title(f"{plot_label(family)}@k by cutoff")
