@@ -179,7 +179,8 @@ def load_general(con, path: Path, compression: str, raw: str, kind: str, order: 
 def load_fast(con, path: Path, compression: str, raw: str, kind: str, order: bool = False) -> bool:
     """The table of load_general, for a file whose fields are separated by single spaces.
 
-    DuckDB splits such lines itself (read_csv, delimiter ' ', strict field count), an order of magnitude
+    DuckDB splits such lines itself (read_csv, delimiter ' ', strict field count; strict mode also stops at
+    a lone CR among CRLF line ends, which the general reader reads as a line end), an order of magnitude
     faster than the general reader's regex split. Whenever the two readers could differ this gives up (returns False,
     having created nothing) and the general reader reads the file and explains what is wrong with it:
     a wrong number of fields, an empty field (double, leading or trailing spaces: DuckDB reads it as
@@ -215,10 +216,7 @@ _BOM = "\ufeff".encode()
 
 
 def plain_bytes(path: Path, compression: str) -> bool:
-    """Whether the file holds none of _TREC_SPLIT_BYTES, a BOM at most at its start, and one kind of line end
-    (memchr, 16 MiB chunks): DuckDB's split by ' ' detects the line end from the first line and, in a CRLF file,
-    drops the character after a lone CR (a silently different id), so a file mixing them goes to the general
-    reader, which ends a line at any CR or LF.
+    """Whether the file holds none of _TREC_SPLIT_BYTES, and a BOM at most at its start (memchr, 16 MiB chunks).
 
     The file is read twice (here, then by DuckDB), yet memchr over the bytes costs less than the same
     test in the reader's SQL (docs/performance.md); a gzip file, decompressed twice, is the exception,
@@ -231,14 +229,7 @@ def plain_bytes(path: Path, compression: str) -> bool:
             if chunk.startswith(_BOM):
                 chunk = chunk[len(_BOM):]
             tail = b""  # the end of the chunk before, for a BOM split between two chunks
-            cr = lf = crlf = 0
             while chunk:
-                if b"\r" in chunk or cr:  # memchr: most runs have no CR, and pay nothing more
-                    cr, lf = cr + chunk.count(b"\r"), lf + chunk.count(b"\n")
-                    crlf += chunk.count(b"\r\n") + (tail.endswith(b"\r") and chunk.startswith(b"\n"))
-                elif b"\n" in chunk:
-                    lf += 1  # before any CR, only whether there is an LF matters (a CR after it makes a mix)
-
                 if any(byte in chunk for byte in _TREC_SPLIT_BYTES) or _BOM in tail + chunk[:2]:
                     return False
                 # memchr for the BOM's first byte, rare in most runs: a search for all three bytes
@@ -249,7 +240,7 @@ def plain_bytes(path: Path, compression: str) -> bool:
                 chunk = handle.read(1 << 24)
     except READ_ERRORS:
         return False  # the general reader says what is wrong
-    return cr == 0 or lf == 0 or cr == lf == crlf
+    return True
 
 
 def _in_transaction(con) -> bool:
