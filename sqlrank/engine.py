@@ -191,7 +191,7 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
     except duckdb.Error as error:
         if report is not None:  # a file rewritten while DuckDB read it fails in its own words: say why
             _refuse_changed_runs(report)
-        raise out_of_memory(error) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
+        raise out_of_memory(error, con) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
     order = iter(labels)
     return Result(table, parsed, report, text_rows=text_rows, aggregates=spread, names=labels,
                   order=[next(order) if isinstance(m, Measure) else str(m) for m in asked])

@@ -39,8 +39,8 @@ def query(con: duckdb.DuckDBPyConnection, sql: str, inputs: tuple = ()) -> pa.Ta
         relation = con.sql(sql)
         return None if relation is None else relation.to_arrow_table()
     except duckdb.Error as error:
-        if out_of_memory(error):
-            raise out_of_memory(error) from None
+        if out_of_memory(error, con):
+            raise out_of_memory(error, con) from None
         hint = EXTENSIONS_HINT if "extension" in str(error) and not _autoloading(con) else ""
         raise SqlrankError(f"the SQL failed: {first_line(error)}{hint}") from None
 

@@ -49,3 +49,14 @@ def test_a_polars_int128_column_is_read_as_its_digits():
                               "relevance": polars.Series([0, 1, 1], dtype=polars.Int128)})
     run = {"1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "2": {"d1": 1.0}}
     assert sqlrank.evaluate(qrels, {"r": run}, ["AP"]).means["r"]["AP"] == pytest.approx(2 / 3)
+
+
+def test_out_of_memory_with_a_spill_folder_does_not_ask_for_one(tmp_path):
+    """DuckDB's message is the same with and without a temp directory: the hint is sqlrank's, from the connection."""
+    big = "SELECT list(range) FROM (SELECT range, range % 7 AS g FROM range(6000000)) GROUP BY g"
+    with sqlrank.connect(memory_limit="20MB", threads=1, temp_directory=str(tmp_path)) as con:
+        with pytest.raises(sqlrank.ResourceError) as caught:
+            sqlrank.query(con, big)
+    message = str(caught.value)
+    assert f"although it could spill to {tmp_path}: what it was doing does not spill" in message
+    assert "give DuckDB a folder to spill to" not in message
