@@ -127,9 +127,10 @@ sqlrank_judged_ranking AS MATERIALIZED (
 ),
 sqlrank_problem AS (
     -- the qrels' problem first, as the Python door loads them first; nothing is read under validate := false
-    SELECT coalesce(qrels_check.problem, run_check.problem) AS problem
+    SELECT coalesce(qrels_check.problem, run_check.problem, pair_check.problem) AS problem
     FROM sqlrank.qrels_problem('sqlrank_qrels_input', qrels_table, qrels_columns) AS qrels_check
     CROSS JOIN sqlrank.run_problem('sqlrank_run_input', run_table, run_columns) AS run_check
+    CROSS JOIN sqlrank.pair_problem('sqlrank_qrels_input', 'sqlrank_run_input', run_table) AS pair_check
     WHERE validate
 )
 SELECT * FROM sqlrank.rankings('sqlrank_qrels_input', 'sqlrank_judged_ranking', missing := missing)

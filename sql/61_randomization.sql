@@ -77,7 +77,7 @@ CREATE OR REPLACE MACRO sqlrank.randomization(differences, trials := 10000, seed
         SELECT comparison, trial, any_value(permutations) AS permutations,
                sum(sums[1 + CAST(CASE WHEN exact THEN (trial >> CAST(8 * block AS INTEGER)) & 255
                                   ELSE sqlrank.flip_mask(seed, trial, block) END AS BIGINT)]) AS signed_sum
-        FROM block_sums CROSS JOIN range(trials) AS draws(trial)
+        FROM block_sums CROSS JOIN range(sqlrank.resampling_trials(trials, seed, 0.5)) AS draws(trial)
         GROUP BY comparison, trial
     )
     SELECT any_value(run_id) AS run_id, any_value(baseline) AS baseline, any_value(measure) AS measure,

@@ -14,7 +14,9 @@
 --   shift method (Efron & Tibshirani 1993, 16.4; Sakai 2006): the trial means,
 --   centred on the observed mean, stand for the null distribution;
 --   p = (as_extreme + 1) / (trials + 1) where as_extreme counts the trials with
---   |mean* - mean| >= |mean| (less 1e-9 * mean |difference| for rounding).
+--   |mean* - mean| >= |mean| (less 1e-9 * mean |difference| for rounding);
+--   NULL (undefined) when every difference is the same non-zero number (one
+--   query, or no variance): then every resample is the observed mean.
 --
 -- Deterministic for a seed whatever the number of threads: draw j of trial t
 -- is the query at position bootstrap_draw(seed, t, j, n), seeded_hash(seed, t, j) % n
@@ -28,13 +30,16 @@ CREATE OR REPLACE MACRO sqlrank.bootstrap_draw(seed, trial, draw, queries) AS
 CREATE OR REPLACE MACRO sqlrank.bootstrap(differences, trials := 10000, seed := 42, confidence := 0.95) AS TABLE
     WITH comparisons AS (
         SELECT run_id, baseline, measure, count(*) AS queries, avg(difference) AS observed,
-               avg(abs(difference)) AS scale, list(difference ORDER BY query_id) AS sample
+               avg(abs(difference)) AS scale, list(difference ORDER BY query_id) AS sample,
+               -- every difference the same and not 0 (one query, or no variance): every resample is the
+               -- observed mean, so the shift method has no null distribution: p is undefined (NULL)
+               min(difference) = max(difference) AND observed <> 0 AS degenerate
         FROM query_table(differences) GROUP BY ALL
     ), means AS (
         SELECT run_id, baseline, measure, trial,
                avg(sample[1 + sqlrank.bootstrap_draw(seed, trial, draw, queries)]) AS mean
         FROM comparisons
-        CROSS JOIN range(trials) AS draws(trial)
+        CROSS JOIN range(sqlrank.resampling_trials(trials, seed, confidence)) AS draws(trial)
         CROSS JOIN LATERAL (SELECT unnest(range(queries)) AS draw) AS draw_numbers
         GROUP BY ALL
     )
@@ -43,7 +48,7 @@ CREATE OR REPLACE MACRO sqlrank.bootstrap(differences, trials := 10000, seed := 
            quantile_cont(mean, (1 + confidence) * 0.5) AS ci_high,
            count(*) AS trials,
            count(*) FILTER (WHERE abs(mean - observed) >= abs(observed) - 1e-9 * scale) AS as_extreme,
-           (as_extreme + 1) / NULLIF(count(*) + 1, 0) AS p_value
+           CASE WHEN NOT any_value(degenerate) THEN (as_extreme + 1) / NULLIF(count(*) + 1, 0) END AS p_value
     FROM means JOIN comparisons USING (run_id, baseline, measure)
     GROUP BY run_id, baseline, measure;
 

@@ -44,7 +44,7 @@ CREATE OR REPLACE MACRO sqlrank.tukey_hsd(per_query, trials := 10000, seed := 42
         SELECT measure, trial, value,
                row_number() OVER (PARTITION BY measure, trial, query_position
                                   ORDER BY sqlrank.shuffle_key(seed, trial, query_position, run_position), run_position) AS slot
-        FROM numbered CROSS JOIN range(trials) AS draws(trial)
+        FROM numbered CROSS JOIN range(sqlrank.resampling_trials(trials, seed, 0.5)) AS draws(trial)
     ), ranges AS (
         SELECT measure, trial, max(mean) - min(mean) AS spread
         FROM (SELECT measure, trial, slot, avg(value) AS mean FROM shuffled GROUP BY ALL)

@@ -17,6 +17,8 @@ from . import limits
 from .measures import PARAMETERS as MEASURE_PARAMETERS
 from .measures import REGISTRY, Measure, describe as describe_measures, parse_all as parse_measures
 from .measures import split_names as split_measure_names
+from . import plots
+from .formats import escaping
 from .plots import plot
 from .readers import run_name as _run_name
 from .registry import DEFAULT_MEASURES
@@ -54,5 +56,5 @@ __all__ = [
     "parse_measures", "split_measure_names", "describe_measures", "REGISTRY", "DEFAULT_MEASURES", "MEASURE_PARAMETERS", "Measure", "Result",
     "MISSING_POLICIES", "NAMES", "DUPLICATE_POLICIES", "SCORE_PRECISIONS", "TIE_POLICIES",
     "SqlrankError", "InputError", "MeasureError", "EvaluationError", "OutputError", "ResourceError", "SqlrankNotice",
-    "limits", "user_sql", "__version__",
+    "limits", "user_sql", "plots", "escaping", "__version__",
 ]

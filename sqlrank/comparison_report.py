@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 
 from .errors import OutputError
+from .formats import escaping
 from .significance import CORRECTIONS, TESTS
 
 FORMATS = ("table", "markdown", "latex", "csv", "tsv", "json", "jsonl", "parquet")
@@ -43,45 +44,52 @@ def marker(row: dict, test: str) -> str:
     return next((sign for level, sign in MARKERS if p < level), "")
 
 
-def legend(comparison) -> str:
+def legend(comparison, escape=escaping.terminal) -> str:
+    """What the markers mean, the baseline's name put through the output's `escape`."""
     test = comparison.tests[0]
     adjusted = "" if comparison.correction == "none" or test == "tukey" else \
         f", {CORRECTIONS[comparison.correction]}-adjusted"
-    return (f"† p < 0.05, ‡ p < 0.01 against the baseline {comparison.baseline} "
+    return (f"† p < 0.05, ‡ p < 0.01 against the baseline {escape(comparison.baseline)} "
             f"({TESTS[test].split(' (')[0]}{adjusted})")
 
 
 def _cells(comparison) -> tuple[list[str], list[list[tuple[str, str, bool]]]]:
-    """The measures, and per run the (mean text, marker, is best) of each measure."""
+    """The measures, and per run the (aggregate's text, marker, is best) of each measure.
+
+    The best is the highest value as shown (the lowest for a measure better lower: Unjudged), marked
+    only where there is something to choose (values differ) and never for a count (summed: NumRet),
+    which describes a run rather than scores it, as in evaluate's paper tables.
+    """
+    from .formats import number
+
     rows = comparison.rows()
-    best = {}
-    for measure in comparison.measures:
-        means = [row["mean"] for row in rows if row["measure"] == measure and row["mean"] is not None]
-        best[measure] = max(means) if means else None
     by_key = {(row["run_id"], row["measure"]): row for row in rows}
-    table = []
-    for run in comparison.runs:
-        line = []
-        for measure in comparison.measures:
-            row = by_key[run, measure]
-            mean = row["mean"]
-            line.append(("—" if mean is None else f"{mean:.4f}", marker(row, comparison.tests[0]),
-                         mean is not None and mean == best[measure]))
-        table.append(line)
+    table = [[] for _ in comparison.runs]
+    for measure in comparison.measures:
+        summed = comparison.aggregates.get(measure) == "sum"
+        texts = ["—" if by_key[run, measure]["mean"] is None else number(by_key[run, measure]["mean"], summed)
+                 for run in comparison.runs]
+        shown = {float(text) for text in texts if text != "—"}
+        pick = min if measure in comparison.lower_is_better else max
+        best = pick(shown) if len(shown) > 1 and not summed else None
+        for line, run, text in zip(table, comparison.runs, texts):
+            line.append((text, marker(by_key[run, measure], comparison.tests[0]),
+                         text != "—" and float(text) == best))
     return comparison.measures, table
 
 
-def _names(comparison) -> list[str]:
-    return [f"{run} (baseline)" if run == comparison.baseline else run for run in comparison.runs]
+def _names(comparison, escape) -> list[str]:
+    return [escape(run) + (" (baseline)" if run == comparison.baseline else "") for run in comparison.runs]
 
 
 def terminal(comparison) -> str:
     """The paper table, the legend, the details per run and measure, and the notes."""
     measures, cells = _cells(comparison)
-    lines = [["run", *measures]]
-    lines += [[name, *(text + sign for text, sign, _ in line)] for name, line in zip(_names(comparison), cells)]
+    lines = [["run", *map(escaping.terminal, measures)]]
+    lines += [[name, *(text + sign for text, sign, _ in line)]
+              for name, line in zip(_names(comparison, escaping.terminal), cells)]
     parts = [_align(lines, right=[False] + [True] * len(measures)), legend(comparison), "", _details(comparison)]
-    parts += [""] + comparison.notes
+    parts += [""] + [escaping.notice(note) for note in comparison.notes]
     return "\n".join(parts)
 
 
@@ -93,7 +101,8 @@ def _details(comparison) -> str:
     for row in comparison.rows():
         if row["run_id"] == comparison.baseline:
             continue
-        line = [row["run_id"], row["measure"], str(row["queries"]), _number(row["mean"]), _signed(row["delta"]),
+        line = [escaping.terminal(row["run_id"]), escaping.terminal(row["measure"]), str(row["queries"]),
+                _number(row["mean"]), _signed(row["delta"]),
                 _percent(row["delta_relative"]), f"{row['wins']}/{row['ties']}/{row['losses']}",
                 _number(row["effect_size"], 2), _interval(row["ci_low"], row["ci_high"])]
         line += [_p(row[f"{test}_p_adjusted"]) for test in comparison.tests]
@@ -103,13 +112,13 @@ def _details(comparison) -> str:
 
 def markdown(comparison) -> str:
     measures, cells = _cells(comparison)
-    escape = _markdown_text
+    escape = escaping.markdown
     lines = ["| run | " + " | ".join(escape(m) for m in measures) + " |",
              "|:--|" + "--:|" * len(measures)]
-    for name, line in zip(_names(comparison), cells):
+    for name, line in zip(_names(comparison, escape), cells):
         shown = [(f"**{text}**" if best else text) + sign for text, sign, best in line]
-        lines.append(f"| {escape(name)} | " + " | ".join(shown) + " |")
-    return "\n".join(lines) + "\n\n" + legend(comparison) + "\n"
+        lines.append(f"| {name} | " + " | ".join(shown) + " |")
+    return "\n".join(lines) + "\n\n" + legend(comparison, escape) + "\n"
 
 
 def latex(comparison) -> str:
@@ -117,13 +126,15 @@ def latex(comparison) -> str:
     measures, cells = _cells(comparison)
     columns = "".join("lr"[numeric] for numeric in [False] + [True] * len(measures))  # runs left, numbers right
     lines = [r"\begin{tabular}{" + columns + "}", r"\toprule",
-             "Run & " + " & ".join(_latex_text(m) for m in measures) + r" \\", r"\midrule"]
-    for name, line in zip(_names(comparison), cells):
+             "Run & " + " & ".join(escaping.latex(m) for m in measures) + r" \\", r"\midrule"]
+    for name, line in zip(_names(comparison, escaping.latex), cells):
         shown = [(rf"\textbf{{{text}}}" if best else text) + LATEX_MARKERS.get(sign, "") for text, sign, best in line]
-        lines.append(_latex_text(name) + " & " + " & ".join(shown) + r" \\")
+        lines.append(name + " & " + " & ".join(shown) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
-    caption = legend(comparison).replace("‡", r"$^{\ddagger}$").replace("†", r"$^{\dagger}$")
-    return "\n".join(lines) + "\n% " + caption.replace("<", r"$<$") + "\n"
+    # the legend as a comment, for the caption: every name in it escaped, so nothing ends the comment's line
+    caption = legend(comparison, escaping.latex).replace("<", r"$<$")
+    caption = caption.replace("‡", r"$^{\ddagger}$").replace("†", r"$^{\dagger}$")
+    return "\n".join(lines) + "\n% " + caption + "\n"
 
 
 def write(comparison, path, fmt: str | None = None, inputs: tuple = ()) -> Path:
@@ -144,6 +155,8 @@ def encode(comparison, fmt: str) -> bytes:
     """The comparison in `fmt`, as bytes for stdout."""
     from . import export
 
+    if fmt not in FORMATS:
+        raise OutputError(f"unknown format {fmt!r} for a comparison: expected one of {', '.join(FORMATS)}")
     text = {"table": terminal, "markdown": markdown, "latex": latex}.get(fmt)
     if text is not None:
         return (text(comparison) + ("\n" if fmt == "table" else "")).encode()
@@ -181,15 +194,3 @@ def _p(value) -> str:
     if value is None:
         return "—"
     return f"{value:.4f}" if value >= 0.0001 else f"{value:.1e}"
-
-
-def _markdown_text(text: str) -> str:
-    return str(text).replace("|", r"\|").replace("*", r"\*").replace("_", r"\_")
-
-
-_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
-
-
-def _latex_text(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(char, char) for char in str(text))

@@ -191,7 +191,7 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
     except duckdb.Error as error:
         if report is not None:  # a file rewritten while DuckDB read it fails in its own words: say why
             _refuse_changed_runs(report)
-        raise out_of_memory(error) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
+        raise out_of_memory(error, con) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
     order = iter(labels)
     return Result(table, parsed, report, text_rows=text_rows, aggregates=spread, names=labels,
                   order=[next(order) if isinstance(m, Measure) else str(m) for m in asked])
@@ -632,11 +632,11 @@ def _refuse_disjoint(con, report: Report) -> None:
 
 def disjoint_error(run_id: str, queries: int, run_query: str, qrels_query: str) -> EvaluationError:
     """A run none of whose queries the qrels have, with an example of each side's query ids."""
+    from .checks import messages  # the words of the shell's sqlrank.pair_problem too
+
     count = f"{queries} {'query' if queries == 1 else 'queries'}"
-    return EvaluationError(
-        f"run '{run_id}': shares no query with the qrels (its {count}, e.g. '{shorten(run_query)}'; the qrels "
-        f"have e.g. '{shorten(qrels_query)}'): it is most likely not a run of these qrels, or its query ids are "
-        "written otherwise; pass allow_disjoint=True (CLI: --allow-disjoint) to evaluate it anyway")
+    return EvaluationError(messages.render(messages.DISJOINT, run_id=run_id, count=count, run_query=shorten(run_query),
+                                           qrels_query=shorten(qrels_query), fix=messages.DISJOINT_FIX_PYTHON))
 
 
 def _warn_unjudged(con, report: Report) -> None:

@@ -57,8 +57,11 @@ def first_line(error: Exception) -> str:
     return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
 
 
-def out_of_memory(error: Exception) -> ResourceError | None:
-    """DuckDB's out-of-memory error in the user's words (never "a corrupt file"), or None for any other error."""
+def out_of_memory(error: Exception, con=None) -> ResourceError | None:
+    """DuckDB's out-of-memory error in the user's words (never "a corrupt file"), or None for any other error.
+
+    con: the connection that failed, when known: one given a spill folder is not told to add one.
+    """
     import duckdb  # sqlrank.errors stays importable on its own; duckdb is loaded by then wherever this is called
 
     if not isinstance(error, duckdb.OutOfMemoryException):
@@ -68,6 +71,22 @@ def out_of_memory(error: Exception) -> ResourceError | None:
         return ResourceError(f"DuckDB's temp directory is full ({first_line(error)}); free space there, or give DuckDB "
                              "a folder on a disk with room (--temp-directory, temp_directory=), or raise the memory "
                              "limit (--memory-limit)")
+    folder = _spill_folder(con)
+    if folder:
+        return ResourceError(f"DuckDB ran out of memory ({first_line(error)}) although it could spill to {folder}: "
+                             "what it was doing does not spill; raise the memory limit (--memory-limit, "
+                             "memory_limit=) or use fewer threads (--threads, threads=)")
     return ResourceError(f"DuckDB ran out of memory ({first_line(error)}); raise the memory limit "
                          "(--memory-limit, memory_limit=) or give DuckDB a folder to spill to "
                          "(--temp-directory, temp_directory=)")
+
+
+def _spill_folder(con) -> str | None:
+    """The temp directory the user gave `con` (DuckDB's own default, .tmp, is none), or None."""
+    if con is None:
+        return None
+    try:
+        folder = con.execute("SELECT current_setting('temp_directory')").fetchall()[0][0]
+    except Exception:  # noqa: BLE001 - a connection that cannot say: the general hint
+        return None
+    return folder if folder and folder != ".tmp" else None

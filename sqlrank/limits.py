@@ -23,13 +23,16 @@ SEEDS = (-(2**63), 2**63 - 1)  # DuckDB's BIGINT, which the resampling macros ta
 
 def whole_number(name: str, value, low: int = 1, high: int | None = None, error=EvaluationError) -> int:
     """`value` as a Python int when it is a whole number (int, numpy integer) within [low, high]; else `error`."""
+    from .checks import messages  # the words the shell's macros say too (shell_door.py)
+
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise error(f"{name} must be a whole number >= {low}, got {type(value).__name__} {value!r}")
+        raise error(messages.render(messages.WHOLE_NUMBER, name=name, low=low,
+                                    value=f"{type(value).__name__} {value!r}"))
     number = int(value)
     if number < low:
-        raise error(f"{name} must be a whole number >= {low}, got {number}")
+        raise error(messages.render(messages.WHOLE_NUMBER, name=name, low=low, value=number))
     if high is not None and number > high:
-        raise error(f"{name} must be at most {high}, got {number}")
+        raise error(messages.render(messages.AT_MOST, name=name, high=high, value=number))
     return number
 
 

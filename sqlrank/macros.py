@@ -89,8 +89,9 @@ def _check(name: str, measure: str) -> str:
     if parameter.choices:
         choice = sqlgen.call("sqlrank.choice", name, sqlgen.literal(list(parameter.choices)),
                              sqlgen.literal(name)) + " IS NOT NULL"
-        # a gain map ('{1:3,2:9}', trec_eval's ndcg.1=3,2=9) is checked where sql/02_gain.sql reads it
-        return f"(starts_with({name}, '{{') OR {choice})" if name == "gain" else choice
+        # a gain map ('{1:3,2:9}', trec_eval's ndcg.1=3,2=9) is checked as the parser checks it (shell_door.py)
+        gain_map = sqlgen.call("sqlrank.gain_map_ok", name, sqlgen.literal(measure))
+        return f"(CASE WHEN starts_with({name}, '{{') THEN {gain_map} ELSE {choice} END)" if name == "gain" else choice
     return sqlgen.call("sqlrank.number_ok", name, sqlgen.literal(name), sqlgen.literal(measure),
                        sqlgen.literal(parameter.minimum_exclusive), sqlgen.literal(parameter.default is None))
 
@@ -237,14 +238,15 @@ def connect(
     threads: int | None = None,
     memory_limit: str | None = None,
     temp_directory: str | None = None,
-    progress_bar: bool | None = None,
+    progress_bar: bool = False,
     autoload_extensions: bool = True,
     table_macros: bool = True,
 ) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection with the sqlrank macros installed and the resource settings applied.
 
-    progress_bar: whether DuckDB draws its bar on stderr for a statement that runs past two
-    seconds (None: DuckDB's default); a person at a terminal wants it, a log file does not.
+    progress_bar: whether DuckDB draws its bar for a statement that runs past two seconds; off
+    unless asked for (a library prints nothing it was not asked for: DuckDB's bar goes to stdout,
+    into the output redirected there).
     autoload_extensions: False turns off DuckDB's installing (from the network) and loading of
     an extension a statement needs (httpfs for an https:// table name); sqlrank itself needs none.
     table_macros: False leaves out the DuckDB shell's table macro of each measure
@@ -271,8 +273,8 @@ def connect(
         from .errors import SqlrankError
 
         raise SqlrankError(f"cannot open DuckDB with {config or 'default settings'}: {error}") from None
-    if progress_bar is not None:  # a session setting: DuckDB refuses it in the connect-time config
-        con.execute(sqlgen.set_option("enable_progress_bar", bool(progress_bar)))
+    # a session setting (DuckDB refuses it in the connect-time config); cursor() copies it
+    con.execute(sqlgen.set_option("enable_progress_bar", bool(progress_bar)))
     # opened here, most often in memory and empty: installing outright costs less than looking first
     _install_library(con, table_macros)
     _MADE_BY_CONNECT[con] = table_macros

@@ -68,16 +68,14 @@ def gain_map(text: str, measure: str) -> str:
     """
     inner = text.strip()
     if not (inner.startswith("{") and inner.endswith("}")) or not inner[1:-1].strip():
-        raise MeasureError(f"{measure}: a gain map is written gains={{label:gain,...}}, e.g. gains={{1:3,2:9}}, "
-                           f"got '{text}'")
+        raise MeasureError(messages.render(messages.GAIN_MAP_FORM, measure=measure, value=text))
     pairs = {}
     for item in inner[1:-1].split(","):
         label, sep, gain = item.partition(":")
         if not sep or not re.fullmatch(r"\s*[0-9]+\s*", label) or int(label) < 1:
-            raise MeasureError(f"{measure}: each entry of a gain map is label:gain with a whole-number label >= 1, "
-                               f"got '{item.strip()}'")
+            raise MeasureError(messages.render(messages.GAIN_MAP_ENTRY, measure=measure, entry=item.strip()))
         if int(label) in pairs:
-            raise MeasureError(f"{measure}: label {int(label)} is given two gains; give it one")
+            raise MeasureError(messages.render(messages.GAIN_MAP_TWICE, measure=measure, label=int(label)))
         pairs[int(label)] = parse_parameter(Parameter("gain", 0), gain.strip(), measure)
     return "{" + ",".join(f"{label}:{gain!r}" for label, gain in pairs.items()) + "}"
 

@@ -21,6 +21,7 @@ from functools import partial
 from pathlib import Path
 
 from .errors import MeasureError, OutputError
+from .formats.escaping import plot_label
 from .measures import family as measure_family
 from .measures import parse
 
@@ -45,6 +46,13 @@ def plot(source, kind: str, path=None, *, measure: str | None = None, baseline: 
     save it to `path` (.png or .svg, or any format matplotlib knows) when given; return the Figure."""
     if kind not in KINDS:
         raise OutputError(f"unknown plot {kind!r}: expected one of {', '.join(KINDS)}")
+    if path is not None:
+        from .export import check_target
+
+        picture_format(check_target(path).path)  # before any drawing: a bad name costs nothing
+    for name, text in (("measure", measure), ("baseline", baseline), ("title", title)):
+        if text is not None and not isinstance(text, str):
+            raise OutputError(f"{name} must be text, got {type(text).__name__} {text!r}")
     values = _values(source)
     run_names = runs or list(dict.fromkeys(run for run, _, _ in values))
     missing = [run for run in run_names if run not in {r for r, _, _ in values}]
@@ -65,10 +73,22 @@ def plot(source, kind: str, path=None, *, measure: str | None = None, baseline: 
 
 
 def _arrow(table):
+    if table is None or isinstance(table, (str, bytes)) or not hasattr(table, "__len__"):
+        raise OutputError(f"plot draws a sqlrank Result or a per-query table (run_id, query_id, measure, value); "
+                          f"not {type(table).__name__} {table!r:.40}")
     if not hasattr(table, "column_names"):  # a DataFrame
         import pyarrow as pa
 
-        table = table.to_arrow() if hasattr(table, "to_arrow") else pa.Table.from_pandas(table, preserve_index=False)
+        try:
+            table = (table.to_arrow() if hasattr(table, "to_arrow")
+                     else pa.Table.from_pandas(table, preserve_index=False))
+        except Exception:  # noqa: BLE001 - anything else is the user's mistake, said plainly
+            raise OutputError(f"plot draws a sqlrank Result or a per-query table; "
+                              f"not a {type(table).__name__}") from None
+    missing = [name for name in ("run_id", "query_id", "measure", "value") if name not in table.column_names]
+    if missing:
+        raise OutputError(f"a per-query table to plot needs the columns run_id, query_id, measure, value; missing "
+                          f"{', '.join(missing)} (found {', '.join(table.column_names)})")
     return table
 
 
@@ -138,10 +158,11 @@ def _cutoff(plt, values, runs, measure=None, baseline=None, families=None):
     for axis, (family, points) in zip(axes[0], families.items()):
         points.sort()
         for run in runs:
-            axis.plot([k for k, _ in points], [_mean(values, run, name) for _, name in points], marker="o", label=run)
+            axis.plot([k for k, _ in points], [_mean(values, run, name) for _, name in points], marker="o",
+                      label=plot_label(run))
         axis.set_xlabel("cutoff k")
-        axis.set_ylabel(f"mean {family}@k")
-        axis.set_title(f"{family}@k by cutoff")
+        axis.set_ylabel(f"mean {plot_label(family)}@k")
+        axis.set_title(f"{plot_label(family)}@k by cutoff")
         axis.set_xticks([k for k, _ in points])
         axis.grid(alpha=0.3)
         axis.legend(title="run")
@@ -151,6 +172,9 @@ def _cutoff(plt, values, runs, measure=None, baseline=None, families=None):
 def _delta(plt, values, runs, measure=None, baseline=None):
     measure = _pick(values, measure)
     baseline = baseline or runs[0]
+    if baseline not in runs:
+        raise OutputError(f"the baseline {baseline!r} is not one of the runs ({', '.join(runs)}): "
+                          "name it as the run is named")
     others = [run for run in runs if run != baseline]
     if not others:
         raise OutputError(f"nothing to compare with the baseline {baseline!r}: give two runs or more")
@@ -163,12 +187,12 @@ def _delta(plt, values, runs, measure=None, baseline=None):
         axis.bar(range(len(heights)), heights, color=colours, width=1.0 if len(heights) > 50 else 0.8)
         axis.axhline(0, color="black", linewidth=0.8)
         wins, losses = sum(d > 0 for d in heights), sum(d < 0 for d in heights)
-        axis.set_title(f"{measure}: {run} − {baseline} per query "
+        axis.set_title(f"{plot_label(measure)}: {plot_label(run)} − {plot_label(baseline)} per query "
                        f"({wins} better, {losses} worse, {len(heights) - wins - losses} tied)")
         axis.set_xlabel("queries, sorted by difference")
-        axis.set_ylabel(f"Δ {measure}")
+        axis.set_ylabel(f"Δ {plot_label(measure)}")
         if len(deltas) <= 30:
-            axis.set_xticks(range(len(deltas)), [q for _, q in deltas], rotation=90, fontsize=7)
+            axis.set_xticks(range(len(deltas)), [plot_label(q) for _, q in deltas], rotation=90, fontsize=7)
         axis.grid(axis="y", alpha=0.3)
     return figure
 
@@ -179,7 +203,8 @@ def _precision_recall(plt, values, runs, measure=None, baseline=None):
         raise OutputError("no interpolated precision to plot: ask for iprec_at_recall_0.00 ... iprec_at_recall_1.00")
     figure, axis = plt.subplots(figsize=(6, 4.5))
     for run in runs:
-        axis.plot([level for level, _ in levels], [_mean(values, run, name) for _, name in levels], marker="o", label=run)
+        axis.plot([level for level, _ in levels], [_mean(values, run, name) for _, name in levels], marker="o",
+                  label=plot_label(run))
     axis.set_xlabel("recall level")
     axis.set_ylabel("interpolated precision")
     axis.set_title("Interpolated precision-recall (iprec_at_recall)")
@@ -195,18 +220,40 @@ def _distribution(plt, values, runs, measure=None, baseline=None):
     data = [[v for (r, m, _), v in values.items() if r == run and m == measure] for run in runs]
     figure, axis = plt.subplots(figsize=(max(4.5, 1.4 * len(runs) + 2), 4.5))
     axis.boxplot(data, showmeans=True)
-    axis.set_xticks(range(1, len(runs) + 1), runs)
+    axis.set_xticks(range(1, len(runs) + 1), [plot_label(run) for run in runs])
     axis.set_xlabel("run")
-    axis.set_ylabel(measure)
-    axis.set_title(f"{measure} per query ({len(data[0])} queries; triangle: mean)")
+    axis.set_ylabel(plot_label(measure))
+    axis.set_title(f"{plot_label(measure)} per query ({len(data[0])} queries; triangle: mean)")
     axis.grid(axis="y", alpha=0.3)
     return figure
 
 
+def picture_format(path) -> str:
+    """The picture format a file name asks for (.png, .svg, or another matplotlib writes); an OutputError for
+    a name without one (a folder, /dev/stdout): matplotlib would add .png to it, a file the user did not name."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    pyplot()  # matplotlib, or the error saying how to install it
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    known = FigureCanvasBase.get_supported_filetypes()
+    if suffix not in known:
+        raise OutputError(f"{path}: cannot tell the picture's format from the extension '{suffix or '(none)'}'; "
+                          f"name a file ending .png or .svg (or {', '.join('.' + k for k in sorted(known))})")
+    return suffix
+
+
 def _save(figure, path) -> Path:
-    target = Path(path)
+    """The picture rendered whole, then written as eval writes: a temporary file renamed over `path`, so that a
+    stop while it is written leaves the old file (sqlrank.export.write_bytes)."""
+    import io
+
+    from . import export
+
+    target = export.check_target(path)
+    fmt = picture_format(target.path)
+    picture = io.BytesIO()
     try:
-        figure.savefig(target, dpi=120, metadata=None if target.suffix.lower() != ".svg" else {"Date": None})
+        figure.savefig(picture, format=fmt, dpi=120, metadata=None if fmt != "svg" else {"Date": None})
     except (OSError, ValueError) as error:
-        raise OutputError(f"{target}: cannot write the plot: {error}") from None
-    return target
+        raise OutputError(f"{target.path}: cannot draw the plot: {error}") from None
+    return export.write_bytes([picture.getvalue()], target)

@@ -83,6 +83,7 @@ class MeasureDef:
     params: tuple[str, ...] = ()  # keys of PARAMETERS, in the scalar macro's argument order
     cutoff: bool = True  # takes @k
     aggregate: str = "mean"
+    better: str = "higher"  # or "lower" (Unjudged): which values the paper table marks as the best
     reads_ranking: bool = True  # False: the judgments alone decide it (NumRel), so it sets no ranking depth
     needs: tuple[str, ...] = ()
     # extra needs under one parameter value: {("ideal", "run"): ("whole_ranking",)}
@@ -175,7 +176,7 @@ REGISTRY: dict[str, MeasureDef] = {
                    trec_default_cutoffs=_TREC_CUTOFFS, ties_average="average"),
         MeasureDef("Unjudged", "unjudged", "documents within k without a judgment (or a negative label) / k",
                    (), needs=("judged_nonrelevant",), trec_family="unj", trec_default_cutoffs=(5, 10, 20),
-                   ties_average="average"),
+                   ties_average="average", better="lower"),
         MeasureDef("Utility", "utility", "weighted count of relevant retrieved, other retrieved, relevant missed",
                    ("rel", "relevant_retrieved", "nonrelevant_retrieved", "relevant_missed"), cutoff=False,
                    aliases=("utility",), trec_name="utility", ties_average="average",

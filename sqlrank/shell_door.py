@@ -28,12 +28,14 @@ from __future__ import annotations
 
 from . import sqlgen
 from .checks import messages
+from .limits import MAX_TRIALS, SEEDS
 from .measures import MAX_CUTOFF
 
 # (kind, the canonical value column, the macro option that maps the input's columns)
 KINDS = (("run", "score", "run_columns"), ("qrels", "relevance", "qrels_columns"))
 # names the shell reads as TREC files rather than with query_table (which knows CSV, Parquet, JSON)
 TREC_PATH = r"\.(run|trec|txt|qrels|res|test|treceval)(\.gz)?$"
+TREC_NAMING = r"\.[A-Za-z_]*[0-9][A-Za-z0-9_]*$"  # qrels.robust03, input.uic0301: TREC's track and run names
 DUCKDB_PATH = r"\.(csv|tsv|parquet|json|jsonl|ndjson|arrow|feather)(\.gz|\.zst)?$"
 _BLANKS = r"[ \t\n\r\x0b\x0c\x{feff}]"
 
@@ -47,8 +49,24 @@ def _error(template: str, **parts: str) -> str:
     return f"error('sqlrank: ' || {sqlgen.template(template, **parts)})"
 
 
+# a gain map's entries ('1:3'), their labels (as text, trimmed) and their gains (the text after the first ':')
+_ENTRIES = "string_split(trim(gain)[2:-2], ',')"
+_bad_entries = (f"list_filter({_ENTRIES}, lambda e: NOT contains(e, ':') "
+                "OR NOT regexp_full_match(split_part(e, ':', 1), '\\s*[0-9]+\\s*') "
+                "OR coalesce(TRY_CAST(trim(split_part(e, ':', 1)) AS HUGEINT) < 1, true))")
+_labels = f"list_transform({_ENTRIES}, lambda e: CAST(CAST(trim(split_part(e, ':', 1)) AS HUGEINT) AS VARCHAR))"
+_twice = f"list_filter({_labels}, lambda label, i: list_position({_labels}, label) < i)"
+_gains = f"list_transform({_ENTRIES}, lambda e: trim(e[strpos(e, ':') + 1:]))"
+
+
+def _not_whole(name: str) -> str:
+    """SQL true when the parameter `name` is not a finite whole number (NULL, text, 1.5, inf)."""
+    number = f"TRY_CAST({name} AS DOUBLE)"
+    return f"({number} IS NULL OR NOT isfinite({number}) OR {number} <> floor({number}))"
+
+
 def parameter_sql() -> str:
-    """sqlrank.number_ok, valid_cutoff and valid_depth: the measures' parameter checks (measures.py's)."""
+    """sqlrank.number_ok, valid_cutoff, gain_map_ok and valid_depth: the measures' parameter checks (measures.py's)."""
     said = {"measure": "measure", "parameter": "parameter", "value": _text("value")}
     number = "TRY_CAST(value AS DOUBLE)"
     whole = f"{number} IS NULL OR NOT isfinite({number}) OR {number} <> floor({number}) OR {number} < 1"
@@ -75,6 +93,41 @@ CREATE OR REPLACE MACRO sqlrank.valid_cutoff(value, measure) AS
         ELSE CAST(value AS BIGINT)
     END;
 
+-- true for a gain map the parser would take (measures.gain_map): '{{label:gain,...}}', whole-number labels >= 1
+-- each named once, finite gains; anything else is an error in the parser's words
+CREATE OR REPLACE MACRO sqlrank.gain_map_ok(gain, measure) AS
+    CASE
+        WHEN NOT (starts_with(trim(gain), '{{') AND ends_with(trim(gain), '}}')) OR trim(trim(gain)[2:-2]) = ''
+            THEN {_error(messages.GAIN_MAP_FORM, measure="measure", value=_text("gain"))}
+        WHEN len({_bad_entries}) > 0
+            THEN {_error(messages.GAIN_MAP_ENTRY, measure="measure", entry=f"trim(({_bad_entries})[1])")}
+        WHEN len({_twice}) > 0
+            THEN {_error(messages.GAIN_MAP_TWICE, measure="measure", label=f"({_twice})[1]")}
+        WHEN len(list_filter({_gains}, lambda g: TRY_CAST(g AS DOUBLE) IS NULL)) > 0
+            THEN {_error(messages.NOT_A_NUMBER, measure="measure", parameter="'gain'",
+                         value="list_filter(" + _gains + ", lambda g: TRY_CAST(g AS DOUBLE) IS NULL)[1]")}
+        WHEN len(list_filter({_gains}, lambda g: NOT isfinite(CAST(g AS DOUBLE)))) > 0
+            THEN {_error(messages.NOT_FINITE, measure="measure", parameter="'gain'",
+                         value="list_filter(" + _gains + ", lambda g: NOT isfinite(CAST(g AS DOUBLE)))[1]")}
+        ELSE true
+    END;
+
+-- the resampling tests' trials, seed and confidence, checked as compare() checks them: `trials` as a BIGINT
+-- when all three are good (the macros draw range(sqlrank.resampling_trials(...)), which DuckDB folds before
+-- reading any row, so an empty input is refused too), else an error
+CREATE OR REPLACE MACRO sqlrank.resampling_trials(trials, seed, confidence) AS
+    CASE
+        WHEN {_not_whole("trials")} OR CAST(trials AS DOUBLE) < 1
+            THEN {_error(messages.WHOLE_NUMBER, name="'trials'", low="1", value=_text("trials"))}
+        WHEN CAST(trials AS DOUBLE) > {MAX_TRIALS}
+            THEN {_error(messages.AT_MOST, name="'trials'", high=str(MAX_TRIALS), value=_text("trials"))}
+        WHEN {_not_whole("seed")} OR CAST(seed AS DOUBLE) < {SEEDS[0]} OR CAST(seed AS DOUBLE) > {SEEDS[1]}
+            THEN {_error(messages.WHOLE_NUMBER, name="'seed'", low=str(SEEDS[0]), value=_text("seed"))}
+        WHEN TRY_CAST(confidence AS DOUBLE) IS NULL OR NOT (CAST(confidence AS DOUBLE) > 0 AND CAST(confidence AS DOUBLE) < 1)
+            THEN {_error(messages.CONFIDENCE, value=_text("confidence"))}
+        ELSE CAST(trials AS BIGINT)
+    END;
+
 -- the ranking depth: NULL (all) or a whole number >= 1
 CREATE OR REPLACE MACRO sqlrank.valid_depth(value) AS
     CASE
@@ -96,7 +149,7 @@ def trec_sql() -> str:
 CREATE OR REPLACE MACRO sqlrank.trec_lines(path) AS TABLE
     SELECT line, {fields} AS fields, {shown} AS shown
     FROM read_csv(path, columns = {{'line': 'VARCHAR'}}, header = false, delim = chr(31), quote = '', escape = '',
-                  comment = '', auto_detect = false, strict_mode = false, null_padding = true,
+                  comment = '', new_line = '\\n', auto_detect = false, strict_mode = false, null_padding = true,
                   compression = 'auto')
     WHERE {data_line};
 
@@ -164,13 +217,31 @@ CREATE OR REPLACE MACRO sqlrank.sql_literal(text) AS '''' || replace(text, '''',
 CREATE OR REPLACE MACRO sqlrank.column_name(columns, canonical) AS
     coalesce(json_extract_string(to_json(columns), '$.' || canonical), canonical);
 
--- whether a macro's input name is a TREC file (read by read_trec_*) rather than a table or a file DuckDB reads
+-- true for a column map (NULL, or a struct whose keys are canonical columns of the input); else an error
+CREATE OR REPLACE MACRO sqlrank.column_map_ok(columns, option, allowed) AS
+    CASE
+        WHEN columns IS NULL THEN true
+        WHEN NOT starts_with(typeof(columns), 'STRUCT') THEN """ + _error(
+            messages.COLUMN_MAP_NOT_STRUCT, option="option",
+            found="typeof(columns) || ' ' || " + _text("columns")) + """
+        WHEN len(list_filter(json_keys(to_json(columns)), lambda k: NOT list_contains(allowed, k))) > 0 THEN """ + _error(
+            messages.COLUMN_MAP_UNKNOWN, option="option",
+            key="list_filter(json_keys(to_json(columns)), lambda k: NOT list_contains(allowed, k))[1]",
+            expected="array_to_string(allowed, ', ')") + """
+        ELSE true
+    END;
+
+-- whether a macro's input name is a TREC file (read by read_trec_*) rather than a table or a file DuckDB reads:
+-- a TREC extension, a path, or TREC's own naming, an extension with a digit (qrels.robust03, input.uic0301,
+-- qrels.trec8), which DuckDB has no reader for (a table in a schema, main.run, stays a table)
 CREATE OR REPLACE MACRO sqlrank.trec_path(name) AS
     NOT regexp_matches(name, '""" + DUCKDB_PATH + """', 'i')
-    AND (regexp_matches(name, '""" + TREC_PATH + """', 'i') OR contains(name, '/') OR contains(name, '\\'));
+    AND (regexp_matches(name, '""" + TREC_PATH + """', 'i') OR contains(name, '/') OR contains(name, '\\')
+         OR regexp_matches(name, '""" + TREC_NAMING + """'));
 """]
     statements.append(ordered_run_sql(pick, source))
-    for kind, value, _ in KINDS:
+    for kind, value, option in KINDS:
+        allowed = ["query_id", "doc_id", value] + (["rank"] if kind == "run" else [])
         # a run keeps its run_id column, if any (sqlrank_absent stands in, so that the pattern always matches)
         run_id = "'COLUMNS(''^((?i:run_id)|sqlrank_absent)$''), ' || " if kind == "run" else ""
         absent = ", NULL AS sqlrank_absent" if kind == "run" else ""
@@ -195,7 +266,8 @@ CREATE OR REPLACE MACRO sqlrank.{kind}_input_sql({parameters}) AS
 
 -- the SQL of one row: the first canonical column the {kind} lacks (NULL: none) and the columns it has
 CREATE OR REPLACE MACRO sqlrank.{kind}_columns_sql(name, columns) AS
-    CASE WHEN sqlrank.trec_path(name) THEN 'SELECT CAST(NULL AS VARCHAR) AS missing, CAST(NULL AS VARCHAR[]) AS found'
+    CASE WHEN NOT sqlrank.column_map_ok(columns, {sqlgen.literal(option)}, {sqlgen.literal(allowed)}) THEN NULL
+         WHEN sqlrank.trec_path(name) THEN 'SELECT CAST(NULL AS VARCHAR) AS missing, CAST(NULL AS VARCHAR[]) AS found'
          ELSE 'SELECT CASE {missing} END AS missing, found FROM (SELECT ' || {counts} || ', '
               || 'list_filter(json_keys(to_json(sqlrank_row)), lambda sqlrank_name: sqlrank_name <> ''sqlrank_absent'') '
               || 'AS found' || {source} || ' LIMIT 1)' END;
@@ -274,6 +346,8 @@ def problem_sql() -> str:
         example = sqlgen.template(messages.DUPLICATE_EXAMPLE, query_id="query_id", doc_id="doc_id", copies="copies")
         duplicates = _error(messages.DUPLICATES, input="name", examples="duplicated.examples",
                             fix=sqlgen.literal(messages.DUPLICATES_FIX_SHELL.format(value=value)))
+        # empty qrels are refused (nothing can be evaluated); an empty run retrieved nothing
+        empty = "" if kind == "run" else f"\n        WHEN bad.input_rows = 0 THEN {_error(messages.EMPTY_QRELS, input='name')}"
         statements.append(f"""
 -- the first thing wrong with the canonical {kind} `input` (sqlrank.{kind}_input_sql of `name`), as an error;
 -- NULL when nothing is: a missing column, then the first row with an empty id or {value} or a NaN {value}
@@ -290,7 +364,8 @@ CREATE OR REPLACE MACRO sqlrank.{kind}_problem(input, name, columns) AS TABLE
     bad AS (
         SELECT arg_min(struct_pack(input_row := input_row, query_id := query_id, doc_id := doc_id, value := value), input_row)
                    FILTER (WHERE coalesce(query_id IS NULL OR query_id = '' OR doc_id IS NULL OR doc_id = ''
-                                          OR value IS NULL OR isnan(value), true)) AS first
+                                          OR value IS NULL OR isnan(value), true)) AS first,
+               count(*) AS input_rows
         FROM numbered
     ),
     duplicated AS (
@@ -306,7 +381,7 @@ CREATE OR REPLACE MACRO sqlrank.{kind}_problem(input, name, columns) AS TABLE
         ) AS pairs
     )
     SELECT CASE
-        WHEN probe.missing IS NOT NULL THEN {missing}
+        WHEN probe.missing IS NOT NULL THEN {missing}{empty}
         WHEN bad.first IS NOT NULL THEN CASE {' '.join(checks).replace('first.', 'bad.first.')} END
         WHEN duplicated.examples IS NOT NULL THEN {duplicates}
     END AS problem
@@ -315,6 +390,30 @@ CREATE OR REPLACE MACRO sqlrank.{kind}_problem(input, name, columns) AS TABLE
     return "".join(statements)
 
 
+def pair_sql() -> str:
+    """sqlrank.pair_problem(qrels_input, run_input, name): a run sharing no query with the qrels, as the Python
+    door refuses it (engine.disjoint_error), in one row."""
+    run_id = "coalesce(CAST(COLUMNS('^((?i:run_id)|sqlrank_absent)$') AS VARCHAR), name)"
+    count = "queries || CASE WHEN queries = 1 THEN ' query' ELSE ' queries' END"
+    disjoint = _error(messages.DISJOINT, run_id="run_id", count=count, run_query="run_query",
+                      qrels_query="(SELECT min(query_id) FROM query_table(qrels_input))",
+                      fix=sqlgen.literal(messages.DISJOINT_FIX_SHELL))
+    return f"""
+-- the first run of `run_input` none of whose queries the qrels have (NULL: none), as an error
+CREATE OR REPLACE MACRO sqlrank.pair_problem(qrels_input, run_input, name) AS TABLE
+    -- empty qrels are qrels_problem's to say (both problems are computed, so this one keeps out of its way)
+    SELECT CASE WHEN run_id IS NOT NULL AND EXISTS (FROM query_table(qrels_input)) THEN {disjoint} END AS problem
+    FROM (SELECT 1) AS one
+    LEFT JOIN (
+        SELECT run_id, count(DISTINCT query_id) AS queries, min(query_id) AS run_query
+        FROM (SELECT {run_id} AS run_id, CAST(query_id AS VARCHAR) AS query_id FROM query_table(run_input))
+        GROUP BY run_id
+        HAVING NOT bool_or(query_id IN (SELECT CAST(query_id AS VARCHAR) FROM query_table(qrels_input)))
+        ORDER BY run_id LIMIT 1
+    ) AS disjoint ON true;
+"""
+
+
 def shell_sql() -> str:
     """All of the above, in the order DuckDB binds them."""
-    return parameter_sql() + trec_sql() + input_sql() + problem_sql()
+    return parameter_sql() + trec_sql() + input_sql() + problem_sql() + pair_sql()

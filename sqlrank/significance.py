@@ -37,6 +37,8 @@ def test_names(tests) -> list[str]:
     """The tests asked for, as their canonical names, each once, in the order given."""
     if isinstance(tests, str):
         tests = [tests]
+    if tests is None or not hasattr(tests, "__iter__"):
+        raise EvaluationError(f"tests must be a test's name or a list of them ({', '.join(TESTS)}), got {tests!r}")
     names: list[str] = []
     for test in tests:
         name = TEST_ALIASES.get(str(test).lower(), str(test).lower())
@@ -69,29 +71,36 @@ def scipy_stats():
     return scipy.stats
 
 
-def paired_test(test: str, values: np.ndarray, baseline: np.ndarray) -> tuple[float, float]:
-    """(statistic, two-sided p-value) of one of SCIPY_TESTS; NaN where scipy gives none (no differences).
+def paired_test(test: str, differences: np.ndarray) -> tuple[float, float]:
+    """(statistic, two-sided p-value) of one of SCIPY_TESTS over the paired differences (run - baseline, on
+    the values' precision: sqlrank.differences_from); NaN where the test has no answer.
 
-    t-test: t of the differences values - baseline. Wilcoxon: the smaller rank sum (scipy's).
-    Sign test: the number of wins, among wins + losses.
+    t-test: t of the differences; undefined (NaN) for fewer than 2 or differences without variance
+    (all equal, all ties included: t = 0/0 or d/0). Wilcoxon: the smaller rank sum (scipy's), undefined
+    when every difference is 0. Sign test: the number of wins among wins + losses, undefined without either.
     """
     import numpy as np  # loaded when used: `import sqlrank` stays light
 
     stats = scipy_stats()
+    differences = np.asarray(differences, dtype=float)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")  # scipy warns of constant samples and of ties: the report says n
+        warnings.simplefilter("ignore")  # scipy warns of ties: the report says n
         if test == "ttest":
-            outcome = stats.ttest_rel(values, baseline)
+            if len(differences) < 2 or np.all(differences == differences[0]):
+                return math.nan, math.nan
+            outcome = stats.ttest_1samp(differences, 0.0)
             return float(outcome.statistic), float(outcome.pvalue)
         if test == "wilcoxon":
+            if not np.any(differences != 0):
+                return math.nan, math.nan
             try:
-                outcome = stats.wilcoxon(values, baseline)
-            except ValueError:  # every difference zero, in scipy versions that refuse it
+                outcome = stats.wilcoxon(differences)
+            except ValueError:  # no difference left that scipy can rank
                 return math.nan, math.nan
             return float(outcome.statistic), float(outcome.pvalue)
         if test == "sign":
-            wins = int(np.sum(values > baseline))
-            losses = int(np.sum(values < baseline))
+            wins = int(np.sum(differences > 0))
+            losses = int(np.sum(differences < 0))
             if wins + losses == 0:
                 return math.nan, math.nan
             return float(wins), float(stats.binomtest(wins, wins + losses, 0.5).pvalue)

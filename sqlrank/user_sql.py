@@ -1,14 +1,19 @@
 """A user's own SQL, run in a connection that has the macros (and perhaps the canonical views).
 
 The SQL runs with the user's permissions, like the `duckdb` shell: it may read and write any file
-the user may. What sqlrank adds is that it does not overwrite an input where it can know one: the
-string constants of the SQL that name existing files (`read_csv('a.csv')`, `FROM 'b.parquet'`) are
-inputs for `-o`, and a `COPY ... TO` may not write over an input.
+the user may. What sqlrank adds is that it does not overwrite an input where it can know one:
+the files the SQL may read (its string constants that name files, each a glob as DuckDB reads
+it: `read_csv('part*.csv')`) are inputs for `-o`; and each statement's target, as DuckDB parses
+and evaluates it, may not be an input: a `COPY ... TO` target (a string, or an expression
+evaluated by DuckDB: `TO ('victim' || '.trec')`), an `EXPORT DATABASE` folder holding an input.
+A COPY whose target DuckDB cannot evaluate before the statement runs is refused.
 """
 
 from __future__ import annotations
 
+import glob
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import duckdb
@@ -29,43 +34,100 @@ def query(con: duckdb.DuckDBPyConnection, sql: str, inputs: tuple = ()) -> pa.Ta
     inputs: files a `COPY ... TO` in `sql` must not write (an OutputError before anything runs).
     A DuckDB error becomes a SqlrankError of one line (a ResourceError when memory ran out).
     """
-    from .export import same_file
-
-    for target in copy_targets(sql):
-        for source in inputs:
-            if same_file(source, os.path.abspath(target)):
-                raise OutputError(f"the SQL's COPY writes {target}, which is one of the inputs ({source}); "
-                                  "refusing to overwrite it, copy to another file")
+    refuse_writing_inputs(con, sql, inputs)
     try:
         relation = con.sql(sql)
         return None if relation is None else relation.to_arrow_table()
     except duckdb.Error as error:
-        if out_of_memory(error):
-            raise out_of_memory(error) from None
+        if out_of_memory(error, con):
+            raise out_of_memory(error, con) from None
         hint = EXTENSIONS_HINT if "extension" in str(error) and not _autoloading(con) else ""
         raise SqlrankError(f"the SQL failed: {first_line(error)}{hint}") from None
 
 
 def files_named(sql: str) -> list[str]:
-    """The string constants of `sql` that name an existing file: what the statement may read (or write)."""
-    return [text for text in _strings(sql) if os.path.isfile(text)]
+    """The files the string constants of `sql` name, each read as a glob as DuckDB does: what the
+    statement may read (or write)."""
+    found = []
+    for text in dict.fromkeys(_strings(sql)):
+        if os.path.isfile(text):
+            found.append(text)
+        elif any(char in text for char in "*?["):
+            found += [path for path in glob.glob(text, recursive=True) if os.path.isfile(path)]
+    return found
 
 
-def copy_targets(sql: str) -> list[str]:
-    """The files the `COPY ... TO 'file'` statements of `sql` write."""
-    targets = []
+def refuse_writing_inputs(con: duckdb.DuckDBPyConnection, sql: str, inputs: tuple) -> None:
+    """An OutputError, before anything runs, when a statement of `sql` would write over one of `inputs`."""
+    from .export import same_file
+
+    for kind, target in written_paths(con, sql):
+        for source in inputs:
+            if kind == "file" and same_file(source, Path(target).absolute()):
+                raise OutputError(f"the SQL's COPY writes {target}, which is one of the inputs ({source}); "
+                                  "refusing to overwrite it, copy to another file")
+            if kind == "folder" and same_file(Path(source).absolute().parent, Path(target).absolute()):
+                raise OutputError(f"the SQL's EXPORT DATABASE writes into {target}, which holds one of the inputs "
+                                  f"({source}); refusing to overwrite it, export to another folder")
+
+
+def written_paths(con: duckdb.DuckDBPyConnection, sql: str) -> list[tuple[str, str]]:
+    """("file", path) for each `COPY ... TO` of `sql` and ("folder", path) for each EXPORT DATABASE, from
+    DuckDB's parse of each statement (its type, its tokens, comments apart) and DuckDB's value of the target."""
     try:
         statements = duckdb.extract_statements(sql)
     except duckdb.Error:
         return []  # not SQL DuckDB can parse: running it will say so
+    written = []
     for statement in statements:
+        tokens = [(text, kind) for text, kind in _tokens(statement.query) if kind != duckdb.token_type.comment]
         if statement.type == duckdb.StatementType.COPY:
-            tokens = _tokens(statement.query)
-            for (text, kind), (following, following_kind) in zip(tokens, tokens[1:]):
-                if kind == duckdb.token_type.keyword and text.upper() == "TO" and \
-                        following_kind == duckdb.token_type.string_const:
-                    targets.append(_unquote(following))
-    return targets
+            target = _copy_target(con, tokens)
+            if target is not None:
+                written.append(("file", target))
+        elif statement.type == duckdb.StatementType.EXPORT:
+            written += [("folder", _unquote(text)) for text, kind in tokens[:4]
+                        if kind == duckdb.token_type.string_const][:1]
+    return written
+
+
+def _copy_target(con, tokens: list[tuple[str, object]]) -> str | None:
+    """The file a COPY's `TO` names (None for a COPY ... FROM): a string, a name, or a parenthesized
+    expression that DuckDB evaluates."""
+    depth = 0
+    for position, (text, kind) in enumerate(tokens):
+        if kind == duckdb.token_type.operator:
+            depth += text.count("(") - text.count(")")
+        elif depth == 0 and kind == duckdb.token_type.keyword and text.upper() == "TO":
+            return _target_value(con, tokens[position + 1:])
+    return None
+
+
+def _target_value(con, tokens: list[tuple[str, object]]) -> str:
+    if not tokens:
+        raise OutputError("the SQL's COPY ... TO names no file")
+    text, kind = tokens[0]
+    if kind == duckdb.token_type.string_const:
+        return _unquote(text)
+    if kind != duckdb.token_type.operator or not text.startswith("("):
+        return text  # a bare name: DuckDB takes it as the file's name
+    depth, expression = 0, []
+    for text, kind in tokens:
+        expression.append(text)
+        if kind == duckdb.token_type.operator:
+            depth += text.count("(") - text.count(")")
+            if depth <= 0:
+                break
+    try:
+        value = con.execute(f"SELECT CAST({' '.join(expression)} AS VARCHAR)").fetchall()[0][0]
+    except duckdb.Error as error:
+        value, reason = None, first_line(error)
+    else:
+        reason = "its value is NULL"
+    if value is None:
+        raise OutputError(f"cannot tell which file the SQL's COPY writes ({reason}), so not whether it "
+                          "overwrites an input: write its target as a string, COPY ... TO 'file.csv'")
+    return value
 
 
 def _autoloading(con) -> bool:

@@ -384,8 +384,8 @@ def test_progress_only_on_a_terminal(monkeypatch):
         assert stream.getvalue() == ("sqlrank: evaluating 2 runs against qrels.txt ...\r\r\x1b[K" if shown else "")
 
 
-def test_duckdb_s_progress_bar_only_on_a_terminal():
-    """DuckDB draws its own bar on stderr for a statement past 2 s: a person at a terminal sees it, a log does not.
+def test_duckdb_s_progress_bar_never():
+    """DuckDB draws its own bar on stdout for a statement past 2 s, into the output: never, even at a terminal.
 
     In a fresh interpreter, whose stderr is a pipe: DuckDB's own default there is to draw it (under
     pytest it is not, so this process could not tell the two apart).
@@ -403,7 +403,7 @@ def test_duckdb_s_progress_bar_only_on_a_terminal():
         "    shown.append(terminal.connect(None, None, None).execute(setting).fetchone()[0])\n"
         "print(shown)\n"
     )
-    assert run_fresh(script) == "[True, True, False]\n"  # DuckDB's default; kept on a terminal; off in a pipe
+    assert run_fresh(script) == "[True, False, False]\n"  # DuckDB's default; off at a terminal and in a pipe
 
 
 def test_both_commands_work_in_the_connection_made_for_them_and_close_it(files, monkeypatch):

@@ -13,10 +13,12 @@ from sqlrank.cli import run as cli_run
 
 
 def clear_gain() -> pa.Table:
-    """'better' beats 'base' (mean 2.1 / 12 = 0.175) by 0.3 on each of 12 queries (p far below 0.01); 'same' is 'base' but for +0.1 on one query."""
+    """'better' beats 'base' (mean 2.1 / 12 = 0.175) by 0.29, 0.3 or 0.31 on each of 12 queries, 0.3 on average
+    (p far below 0.01; a gain of exactly 0.3 everywhere has no variance, so no t-test); 'same' is 'base' but for
+    +0.1 on one query."""
     base = [0.1 * (i % 5) for i in range(12)]
-    rows = [(run, f"q{i:02d}", "AP", value + shift) for run, shift in (("base", 0.0), ("better", 0.3), ("same", 0.0))
-            for i, value in enumerate(base)]
+    rows = [(run, f"q{i:02d}", "AP", value + (shift and shift + 0.01 * (i % 3 - 1)))
+            for run, shift in (("base", 0.0), ("better", 0.3), ("same", 0.0)) for i, value in enumerate(base)]
     rows[-1] = ("same", "q11", "AP", base[11] + 0.1)  # one query differs, so the t-test has a variance
     return pa.table({name: [row[i] for row in rows] for i, name in enumerate(("run_id", "query_id", "measure", "value"))})
 
@@ -44,7 +46,7 @@ def test_holm_within_the_measure(comparison):
     ps = sorted([better["ttest_p_value"], same["ttest_p_value"]])
     assert min(better["ttest_p_adjusted"], same["ttest_p_adjusted"]) == pytest.approx(2 * ps[0], rel=1e-12)
     assert better["wins"] == 12 and better["delta"] == pytest.approx(0.3)
-    assert better["ci_low"] == pytest.approx(0.3) and better["ci_high"] == pytest.approx(0.3)
+    assert 0.29 <= better["ci_low"] < 0.3 < better["ci_high"] <= 0.31  # the gains are 0.29, 0.3 and 0.31
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".json", ".parquet", ".md", ".tex"])
@@ -58,7 +60,7 @@ def test_written_by_extension(comparison, tmp_path, suffix):
         assert {row["run_id"] for row in rows} == {"base", "better", "same"}
     elif suffix == ".csv":
         header = path.read_text().splitlines()[0]
-        assert header.startswith('"run_id","measure","cutoff","baseline","queries","mean"')
+        assert header.startswith('"run_id","measure","cutoff","baseline","aggregate","queries","mean"')
     else:
         assert "0.4750" in path.read_text()
 
@@ -105,14 +107,16 @@ def test_comparing_doc_shows_what_the_command_prints(capsys, monkeypatch):
 
 
 def test_queries_compared_are_those_both_runs_have():
-    """missing='skip' leaves a query out of a run: it is not compared (3 of 4), and the table says so."""
+    """missing='skip' leaves a query out of a run: it is not compared (3 of 4), and the table says so; the
+    baseline's own row is over the same 3 queries, so that its number and the run's are comparable."""
     table = pa.table({"run_id": ["base"] * 4 + ["run"] * 3, "query_id": ["q1", "q2", "q3", "q4", "q1", "q2", "q3"],
                       "measure": ["AP"] * 7, "value": [0.1, 0.2, 0.3, 0.4, 0.2, 0.2, 0.5]})
     comparison = sqlrank.compare(table, tests=["ttest", "randomization"])
     row = comparison.row("run", "AP")
     assert (row["queries"], row["wins"], row["ties"], row["losses"]) == (3, 2, 1, 0)
     assert row["delta"] == pytest.approx((0.2 + 0.2 + 0.5) / 3 - (0.1 + 0.2 + 0.3) / 3)
-    assert comparison.row("base", "AP")["queries"] == 4
+    assert comparison.row("base", "AP")["queries"] == 3
+    assert comparison.row("base", "AP")["mean"] == pytest.approx((0.1 + 0.2 + 0.3) / 3)
     assert "queries compared per run and measure: 3" in comparison.notes[0]
 
 

@@ -120,8 +120,8 @@ def test_names_are_escaped():
     runs = {"bm25_rm3": {"q1": {"d1": 1.0}}, "a|b&c%": {"q1": {"d2": 1.0}}}
     result = sqlrank.evaluate(qrels, runs, ["RR"])
     assert export.render(result, "markdown").decode().splitlines()[2:] == [
-        r"| bm25\_rm3 | **1.0000** |",
-        r"| a\|b&c%   |     0.0000 |",
+        r"| bm25\_rm3   | **1.0000** |",
+        r"| a\|b&amp;c% |     0.0000 |",
     ]
     assert export.render(result, "latex").decode().splitlines()[4:6] == [
         r"bm25\_rm3 & \textbf{1.0000} \\",

@@ -22,6 +22,15 @@ DUPLICATES_FIX_PYTHON = "Remove them, or choose a policy: duplicates='first' or 
 DUPLICATES_FIX_SHELL = ("Remove them, e.g. keep each pair's best row: QUALIFY row_number() OVER "
                         "(PARTITION BY query_id, doc_id ORDER BY {value} DESC) = 1")
 MISSING_COLUMN = "{input}: missing column '{column}' (found {found}); {fix}"
+COLUMN_MAP_NOT_STRUCT = ("{option} must be a struct naming the input's column of each canonical one, such as "
+                         "{{'query_id': 'qid'}}; got {found}")
+COLUMN_MAP_UNKNOWN = ("{option}: unknown column '{key}' (expected one of: {expected}); the keys are the canonical "
+                      "names, the values the input's: {option} := {{'query_id': 'qid'}}")
+EMPTY_QRELS = "{input}: no rows: the qrels are empty, so nothing can be evaluated; expected rows of query_id, doc_id, relevance"
+DISJOINT = ("run '{run_id}': shares no query with the qrels (its {count}, e.g. '{run_query}'; the qrels have e.g. "
+            "'{qrels_query}'): it is most likely not a run of these qrels, or its query ids are written otherwise; {fix}")
+DISJOINT_FIX_PYTHON = "pass allow_disjoint=True (CLI: --allow-disjoint) to evaluate it anyway"
+DISJOINT_FIX_SHELL = "pass validate := false to evaluate it anyway"
 MISSING_COLUMN_FIX_SHELL = "map it: {columns_option} := {{'{canonical}': '{name}'}}"
 
 # ---------------------------------------------------------------- lines of a TREC file (readers/trec.py, the shell's reader)
@@ -37,6 +46,14 @@ TREC_BAD_SCORE = "{where}: column 5 (score) must be a number, found '{found}': '
 TREC_BAD_LABEL = "{where}: column 4 (relevance) must be an integer label, found '{found}': '{line}'; fix the label"
 
 # ---------------------------------------------------------------- measure parameters (measures.py, the macros)
+# ---------------------------------------------------------------- the resampling tests' parameters (compare, the macros)
+WHOLE_NUMBER = "{name} must be a whole number >= {low}, got {value}"
+AT_MOST = "{name} must be at most {high}, got {value}"
+CONFIDENCE = "confidence must be between 0 and 1 (e.g. 0.95), not {value}"
+
+GAIN_MAP_FORM = "{measure}: a gain map is written gains={{label:gain,...}}, e.g. gains={{1:3,2:9}}, got '{value}'"
+GAIN_MAP_ENTRY = "{measure}: each entry of a gain map is label:gain with a whole-number label >= 1, got '{entry}'"
+GAIN_MAP_TWICE = "{measure}: label {label} is given two gains; give it one"
 NOT_A_NUMBER = "{measure}: {parameter} must be a number, got '{value}'"
 NOT_FINITE = "{measure}: {parameter} must be a finite number, got '{value}'"
 NOT_GREATER = "{measure}: {parameter} must be greater than {minimum}, got '{value}'"

@@ -88,8 +88,9 @@ def plot_command(
     with failures.user_errors():
         named_runs, paths = arguments.named_runs(runs)
         sqlrank.export.check_target(output, (qrels, *paths))
+        sqlrank.plots.picture_format(output)  # before the evaluation: a name without a picture's extension
         measures, shown = arguments.plotted_measures(kind.value, measure)
         with terminal.connect(None, None, None) as con:
             result = sqlrank.evaluate(qrels, named_runs, measures, missing=missing.value, connection=con)
         sqlrank.plot(result, kind.value, output, measure=shown, baseline=baseline)
-        typer.echo(f"sqlrank: wrote {output}", err=True)
+        typer.echo(f"sqlrank: wrote {sqlrank.escaping.notice(output)}", err=True)

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 
 import typer
 
+import sqlrank
 from sqlrank.errors import SqlrankError
 
 STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
@@ -43,7 +44,7 @@ def user_errors():
     except SqlrankError as error:
         if _stopped_by is not None:  # DuckDB's "interrupted", worded by the library as its own failure
             raise Stop() from None
-        typer.echo(f"sqlrank: error: {error}", err=True)
+        typer.echo(f"sqlrank: error: {sqlrank.escaping.notice(error)}", err=True)  # one line, whatever it quotes
         raise typer.Exit(error.exit_code) from None
 
 

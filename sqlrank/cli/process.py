@@ -14,6 +14,8 @@ from typing import NoReturn
 
 import typer
 
+import sqlrank
+
 from . import failures
 from .commands import app
 
@@ -51,7 +53,8 @@ def run(args: list[str] | None = None) -> int:
             print(error.format_message(), file=sys.stderr)
             return 2
         command = getattr(getattr(error, "ctx", None), "command_path", "sqlrank")
-        print(f"sqlrank: error: {failures.one_line(error.format_message())} (see '{command} --help')", file=sys.stderr)
+        message = sqlrank.escaping.notice(failures.one_line(error.format_message()))
+        print(f"sqlrank: error: {message} (see '{command} --help')", file=sys.stderr)
         return getattr(error, "exit_code", 2)
     except typer.Abort:
         print("sqlrank: error: aborted", file=sys.stderr)

@@ -44,8 +44,9 @@ def query_command(
     guessing from its content; it is read and checked as `sqlrank eval`
     reads it. It runs your SQL with your permissions, like the duckdb
     shell: the SQL can read and write any file you can. sqlrank refuses
-    only what it can see: -o over an input or a file the SQL names, and a
-    COPY ... TO over an input.
+    only what it can see: -o over an input or a file the SQL names (globs
+    too), and a COPY ... TO or EXPORT DATABASE over an input (its target
+    as DuckDB evaluates it).
     Example:
 
     \b

@@ -1,4 +1,4 @@
-"""What a command shows where: the result on stdout, progress only for a person at a terminal."""
+"""What a command shows where: the result on stdout, sqlrank's progress line only for a person at a terminal."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ import sqlrank
 
 def connect(threads: int | None, memory_limit: str | None, temp_directory: Path | None, extensions: bool = False,
             table_macros: bool = True):
-    """The DuckDB connection a command works in: DuckDB's own progress bar only for a person at a terminal.
+    """The DuckDB connection a command works in, without DuckDB's progress bar.
 
-    DuckDB draws a bar on stderr for every statement that runs past two seconds and leaves it
-    there; in a pipe or a log file those are lines of noise among the notices.
+    DuckDB draws its bar on stdout, among the result (`sqlrank compare ... > t.csv` at a
+    terminal put it in the file); the command's own progress line (status()) goes to stderr.
     """
-    return sqlrank.connect(threads=threads, memory_limit=memory_limit, progress_bar=at_terminal(sys.stderr),
+    return sqlrank.connect(threads=threads, memory_limit=memory_limit, progress_bar=False,
                            temp_directory=None if temp_directory is None else str(temp_directory),
                            autoload_extensions=extensions, table_macros=table_macros)
 
@@ -44,10 +44,10 @@ def status(text: str):
 
 
 def show_notices(result) -> None:
-    """A result's notices on stderr, each a warning or a note."""
+    """A result's notices on stderr, each a warning or a note, on one line whatever the ids in it hold."""
     for notice in result.notices():
         level = "warning" if notice in result.report.warnings else "note"
-        typer.echo(f"sqlrank: {level}: {notice}", err=True)
+        typer.echo(f"sqlrank: {level}: {sqlrank.escaping.notice(notice)}", err=True)
 
 
 def emit(data: bytes) -> None:

@@ -13,6 +13,8 @@ are aligned.
 
 from __future__ import annotations
 
+from .escaping import terminal
+
 
 def summed(measure) -> bool:
     """Whether the measure is a count, summed rather than averaged in the `all` row."""
@@ -36,10 +38,8 @@ LINE_BREAKERS = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
 def escaped(text: str) -> str:
-    """Text for the aligned table: a tab, newline or carriage return shown as \\t, \\n, \\r."""
-    for char, shown_as in LINE_BREAKERS.items():
-        text = text.replace(char, shown_as)
-    return text
+    """Text for the aligned table: a control character shown as its escape (\\t, \\n, \\x1b)."""
+    return terminal(text)
 
 
 def cell(value) -> str:

@@ -7,14 +7,8 @@ table (`sqlrank query`) keeps its own columns, nothing in bold.
 
 from __future__ import annotations
 
-from . import cell, numeric, pad, widths
+from . import cell, escaping, numeric, pad, widths
 from .grid import grid
-
-# the characters LaTeX reads as commands, in text mode
-_SPECIAL = str.maketrans({
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-})
 
 
 def render_result(result, per_query: bool) -> list[bytes]:
@@ -32,7 +26,7 @@ def render_table(table) -> list[bytes]:
 
 
 def _escape(text: str) -> str:
-    return text.translate(_SPECIAL)
+    return escaping.latex(text)
 
 
 def _tabular(lines: list[list[str]], right: list[bool], rules_before: set[int]) -> str:

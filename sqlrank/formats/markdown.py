@@ -6,10 +6,8 @@ too. Any other table (`sqlrank query`) keeps its own columns, nothing in bold.
 
 from __future__ import annotations
 
-from . import cell, numeric, pad, widths
+from . import cell, escaping, numeric, pad, widths
 from .grid import grid
-
-_SPECIAL = str.maketrans({c: "\\" + c for c in "\\|*_`"})  # what would end a cell or start emphasis
 
 
 def render_result(result, per_query: bool) -> list[bytes]:
@@ -25,7 +23,7 @@ def render_table(table) -> list[bytes]:
 
 
 def _escape(text: str) -> str:
-    return text.translate(_SPECIAL)
+    return escaping.markdown(text)
 
 
 def _table(lines: list[list[str]], right: list[bool]) -> str:

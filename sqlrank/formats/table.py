@@ -21,7 +21,7 @@ def result_text(result, per_query: bool = False) -> str:
     lines = [(["query"] if per_query else []) + ["measure"] + [escaped(r) for r in runs]]
     for (query_id, measure), values in cells.items():
         texts = [shown(result, measure, values[r]) if r in values else "" for r in runs]
-        lines.append(([escaped(query_id)] if per_query else []) + [measure] + texts)
+        lines.append(([escaped(query_id)] if per_query else []) + [escaped(measure)] + texts)
     labels = 2 if per_query else 1
     return align(lines, right=[False] * labels + [True] * len(runs))
 

@@ -53,7 +53,12 @@ def polars_to_arrow(frame):
     polars holds strings as Arrow string views, DuckDB's own layout; its default export converts
     them to plain strings, a copy of every id (docs/performance.md, "Round four").
     """
-    compat_level = getattr(sys.modules["polars"], "CompatLevel", None)  # polars 1.0 has no CompatLevel
+    polars = sys.modules["polars"]
+    # Arrow has no 128-bit integer: such a column goes as its digits, which sqlrank reads as ids or numbers
+    wide = [name for name, dtype in frame.schema.items() if str(dtype) in ("Int128", "UInt128")]
+    if wide:
+        frame = frame.with_columns(polars.col(wide).cast(polars.String))
+    compat_level = getattr(polars, "CompatLevel", None)  # polars 1.0 has no CompatLevel
     return frame.to_arrow(compat_level=compat_level.newest()) if compat_level else frame.to_arrow()
 
 
@@ -72,6 +77,11 @@ def read(con, source, table: str, kind: str, columns: dict, label: str | None = 
             source = source.read_all()
         names = getattr(source, "column_names", None) or list(getattr(source, "columns", []))
         tables.refuse_duplicate_names(label, [str(name) for name in names])
+        if type(source).__module__.startswith("pandas") and len(source) == 0:
+            # pandas guesses an empty column's dtype (float64 or object): no rows, no type to check
+            import pyarrow as pa
+
+            source = pa.table({str(name): pa.array([], pa.string()) for name in names})
         con.register(data_name, source)
         found = tables.describe(con, sqlgen.identifier(data_name))
         if kind == "run" and keeps_order(columns) and without_order and \

@@ -48,12 +48,16 @@ def _trec_lines(path: Path, compression: str) -> str:
     Each line is read whole as one VARCHAR (delimiter 0x1F, no quoting). What
     DuckDB's read_csv does here (checked with DuckDB 2.0): it drops empty lines
     (so line numbers come from Python, on the error path), strips a leading
-    UTF-8 BOM, ends lines at \\n, \\r\\n or \\r, refuses bytes that are not UTF-8,
+    UTF-8 BOM, ends lines at \\n, \\r\\n or \\r (with new_line = '\\n' every \\r and \\n
+    ends a line, a \\r\\n giving an empty line between, skipped; left to detect the line
+    end, it takes \\r\\n from the first line and then drops the character after a lone
+    \\r), refuses bytes that are not UTF-8,
     and keeps NUL bytes. A line holding 0x1F would be cut there silently: the
     second column `rest` (null_padding) catches it, and the line is refused.
     """
     reader = (f"read_csv({sqlgen.file_path(path)}, columns = {{'line': 'VARCHAR', 'rest': 'VARCHAR'}}, "
               f"header = false, delim = {sqlgen.literal(_UNIT_SEPARATOR)}, quote = '', escape = '', comment = '', "
+              "new_line = '\\n', "
               f"auto_detect = false, strict_mode = false, null_padding = true, compression = '{compression}', "
               "hive_partitioning = false)")
     return trec_fields(reader)
@@ -175,7 +179,8 @@ def load_general(con, path: Path, compression: str, raw: str, kind: str, order: 
 def load_fast(con, path: Path, compression: str, raw: str, kind: str, order: bool = False) -> bool:
     """The table of load_general, for a file whose fields are separated by single spaces.
 
-    DuckDB splits such lines itself (read_csv, delimiter ' ', strict field count), an order of magnitude
+    DuckDB splits such lines itself (read_csv, delimiter ' ', strict field count; strict mode also stops at
+    a lone CR among CRLF line ends, which the general reader reads as a line end), an order of magnitude
     faster than the general reader's regex split. Whenever the two readers could differ this gives up (returns False,
     having created nothing) and the general reader reads the file and explains what is wrong with it:
     a wrong number of fields, an empty field (double, leading or trailing spaces: DuckDB reads it as

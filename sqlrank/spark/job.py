@@ -6,6 +6,8 @@ from __future__ import annotations
 import warnings
 
 from .. import engine
+from ..errors import EvaluationError
+from ..limits import MAX_THREADS, whole_number
 from ..measures import parse_labelled
 from .buckets import BUCKET, OUTPUT_FIELDS, bucket_evaluator
 from .checks import check_options, whole_job_checks
@@ -34,6 +36,16 @@ def default_buckets(spark, run_frame) -> int:
     return max(cores, -(-size // BUCKET_BYTES))
 
 
+def _check_arguments(qrels, run, spark, threads) -> None:
+    """What the job cannot start from, said before Spark is asked for anything."""
+    for name, source in (("qrels", qrels), ("run", run)):
+        if source is None:
+            raise EvaluationError(f"{name} is None: give a Spark DataFrame, a table name or a path")
+    if spark is not None and not (hasattr(spark, "read") and hasattr(spark, "sparkContext")):
+        raise EvaluationError(f"spark must be a SparkSession (sqlrank.spark.session()), got {type(spark).__name__}")
+    whole_number("threads", threads, 1, MAX_THREADS)
+
+
 def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, rel: float | None = None,
              missing: str = "zero", duplicates: str = "error", depth: int | None = None,
              score_precision: str = "double", judged_only: bool = False, aggregates=(), names: str = "asked",
@@ -57,6 +69,7 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     The other options are sqlrank.evaluate's; allow_disjoint and the unjudged-run warning look at
     the whole job, not at a bucket.
     """
+    _check_arguments(qrels, run, spark, threads)
     engine._check_choice("names", names, engine.NAMES)
     labelled = parse_labelled(measures, rel=rel)
     parsed = [measure for _, measure in labelled]

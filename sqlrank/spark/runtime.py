@@ -15,11 +15,13 @@ from ..errors import EvaluationError
 INSTALL_HINT = "in the sqlrank checkout, .venv/bin/pip install -e '.[spark]'"
 
 
-def session(master: str | None = None, app_name: str = "sqlrank"):
+def session(master: str | None = None, app_name: str = "sqlrank", ui: bool = False):
     """A SparkSession: the active one, or a new one (`master`, default local[*]) when there is none.
 
     Python workers run this interpreter unless the user's configuration names another one, so
-    that they find sqlrank, duckdb and pyarrow in a virtual environment.
+    that they find sqlrank, duckdb and pyarrow in a virtual environment. Spark's web UI is off
+    unless `ui` asks for it, and then it listens on this machine only (127.0.0.1, not every
+    interface): a page that shows the jobs, their data's paths and the environment is not for the network.
     """
     SparkSession = import_pyspark().sql.SparkSession
     active = SparkSession.getActiveSession()
@@ -30,7 +32,16 @@ def session(master: str | None = None, app_name: str = "sqlrank"):
     builder = SparkSession.builder.appName(app_name)
     if master is not None:  # otherwise spark-submit's master, or pyspark's default local[*]
         builder = builder.master(master)
-    created = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
+    if ui:
+        # Spark's UI listens where SPARK_LOCAL_IP says, else on every interface
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    builder = builder.config("spark.ui.enabled", "true" if ui else "false")
+    try:
+        created = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
+    except Exception as error:  # noqa: BLE001 - a JVM that does not start fails in pyspark's or py4j's words
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise EvaluationError(f"Spark could not start ({first}); check that `java -version` says Java 17 or newer "
+                              "and that JAVA_HOME, if set, names that Java") from None
     created.sparkContext.setLogLevel("ERROR")  # a failed bucket is reported by sqlrank, not by pages of log
     return created
 
