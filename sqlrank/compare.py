@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import significance
-from .errors import EvaluationError
+from .errors import ChoiceError, EvaluationError
 from .limits import MAX_TRIALS, SEEDS, whole_number
 from .sqlgen import call, create_temp_table, identifier, literal
 
@@ -122,7 +122,7 @@ def compare(qrels, runs=None, measures=None, *, baseline: str | None = None, tes
     table, run_names, measure_names = _per_query(qrels, runs, measures, evaluate_options)
     baseline = run_names[0] if baseline is None else baseline
     if baseline not in run_names:
-        raise EvaluationError(f"baseline {baseline!r} is not one of the runs ({', '.join(run_names)}): "
+        raise ChoiceError(f"baseline {baseline!r} is not one of the runs ({', '.join(run_names)}): "
                               "name it as the run is named")
     others = [run for run in run_names if run != baseline]
     if not others:

@@ -28,6 +28,12 @@ class EvaluationError(SqlrankError):
     """The data is readable but cannot be evaluated under the chosen policy."""
 
 
+class ChoiceError(EvaluationError):
+    """An option's value that is none of its choices (a test, a correction, a baseline): usage, as a bad measure."""
+
+    exit_code = 2
+
+
 class OutputError(SqlrankError):
     """A result cannot be written where it was asked to go."""
 

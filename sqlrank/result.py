@@ -229,6 +229,15 @@ class Result:
         """The rows a report shows, long form: the `all` rows (the means), or with per_query all of them."""
         return self._table if per_query else where_all(self._table, True)
 
+    def without_summary(self) -> "Result":
+        """This result without the `all` rows (the means): the per-query rows only, as trec_eval -n prints."""
+        import copy
+
+        shown = copy.copy(self)
+        shown._table = where_all(self._table, False)
+        shown.text_rows = [row for row in self.text_rows if row.get("query_id") != "all"]
+        return shown
+
     def measure(self, name: str) -> Measure:
         """The parsed measure behind a name of the measure column ("nDCG@10")."""
         return self._by_name[name]

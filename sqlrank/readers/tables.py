@@ -24,13 +24,14 @@ from ..errors import InputError, SqlrankError, first_line, shorten
 from . import files
 from .base import INPUT_RANK, Explain, Loaded, canonical_columns, create, keeps_order
 
-# common spellings of the canonical columns in the wild (ir_measures, ranx, pandas users)
+# common spellings of the canonical columns in the wild (ir_measures, ranx, BEIR, pandas users)
 _COLUMN_SYNONYMS = {
-    "query_id": ("query_id", "qid", "query", "q_id", "user_id", "user"),
+    "query_id": ("query_id", "qid", "query", "q_id", "user_id", "user", "query-id"),
     # docno before docid: PyTerrier frames carry both, docno the collection's id and docid Terrier's internal number
-    "doc_id": ("doc_id", "docno", "docid", "doc", "item_id", "item", "pid"),
+    "doc_id": ("doc_id", "docno", "docid", "doc", "item_id", "item", "pid", "corpus-id"),
     "score": ("score", "sim", "similarity", "prediction", "rating"),
-    "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "rating", "target"),
+    # last, `score`: ranx's qrels (q_id, doc_id, score) and BEIR's (query-id, corpus-id, score) name the label so
+    "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "rating", "target", "score"),
 }
 _OPTION = {"query_id": "query_col", "doc_id": "doc_col", "score": "score_col", "relevance": "relevance_col",
            "run_id": "run_col"}
