@@ -7,6 +7,10 @@ pieces those messages are made of (shorten, first_line, out_of_memory) are
 here too, so that every module words them alike.
 """
 
+from __future__ import annotations
+
+import contextvars
+
 
 class SqlrankError(Exception):
     """Base class: every user-facing sqlrank error."""
@@ -51,6 +55,15 @@ class SqlrankNotice(UserWarning):
 
 
 # ---------------------------------------------------------------- pieces of messages
+
+# the door a message is read at: "python" (the library), or "cli", which the command line sets while its
+# command runs, so that a hint names the option the reader can type (--run-map, not run_columns=)
+DOOR: "contextvars.ContextVar[str]" = contextvars.ContextVar("sqlrank_door", default="python")
+
+
+def at_command_line() -> bool:
+    return DOOR.get() == "cli"
+
 
 def shorten(text, width: int = 80) -> str:
     """User text for a one-line message: control characters escaped (\\t, \\x1f), cut at `width`."""
