@@ -330,7 +330,7 @@ def _names_in(given) -> list[str]:
         return [str(given)]
     if not isinstance(given, str):
         raise MeasureError(f"measure names are strings, got {type(given).__name__} {given!r}")
-    return split_names(given)
+    return split_names(given) or [given]  # a blank name: parse() says it is empty
 
 
 def parse_all(texts, *, rel: float | None = None, text_lines: bool = False) -> list[Measure]:

@@ -129,16 +129,17 @@ def test_a_dataframe_error_names_the_argument():
 
 
 def test_swapped_dataframes_and_parquet_files_say_the_qrels_come_first(tmp_path):
+    # a column `score` is ranx's and BEIR's name for the labels: a run's fractions there name the swap
     assert error_text(RUN, QRELS) == (
-        "<pandas DataFrame qrels>: missing column 'relevance' (found qid, docno, score); pass relevance_col=<name> "
-        "(CLI: --relevance-col <name>); this looks like a run (a score column 'score'): the qrels come first, "
-        "then the run")
+        "<pandas DataFrame qrels>: its column 'score' would be the labels (as ranx and BEIR name them), but it holds "
+        "fractions (0.4): this looks like a run; the qrels come first, then the run (labels in another column: "
+        "qrels_columns={'relevance': <name>})")
     RUN.to_parquet(tmp_path / "run.parquet")
     QRELS.to_parquet(tmp_path / "qrels.parquet")
     assert error_text(tmp_path / "run.parquet", tmp_path / "qrels.parquet") == (
-        f"{tmp_path / 'run.parquet'}: missing column 'relevance' (found qid, docno, score); pass "
-        "relevance_col=<name> (CLI: --relevance-col <name>); this looks like a run (a score column 'score'): the "
-        "qrels come first, then the run")
+        f"{tmp_path / 'run.parquet'}: its column 'score' would be the labels (as ranx and BEIR name them), but it "
+        "holds fractions (0.4): this looks like a run; the qrels come first, then the run (labels in another column: "
+        "qrels_columns={'relevance': <name>})")
     # qrels whose labels pass as scores ('rating' is both): the run side names the swap
     assert error_text(QRELS, QRELS.rename(columns={"label": "points"})) == (
         "<pandas DataFrame run>: missing column 'score' (found qid, docno, points); pass score_col=<name> "

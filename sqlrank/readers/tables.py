@@ -62,7 +62,21 @@ def load_described(con, loaded: Loaded, relation: str, found: list[tuple[str, st
     select = canonical_select(found, kind, columns, loaded)
     create(con, loaded, kind, f"SELECT {select} FROM {relation}", materialize)
     checks.validate(con, loaded, kind)
+    if kind == "qrels" and columns.get("relevance") is None and loaded.columns["relevance"].lower() == "score":
+        _refuse_run_scores(con, loaded)
     return loaded
+
+
+def _refuse_run_scores(con, loaded: Loaded) -> None:
+    """Qrels labels taken from a column `score` (ranx's and BEIR's name) must be whole numbers: fractions are a
+    run's scores, given where the qrels go."""
+    fraction = con.execute(f"SELECT min(relevance) FROM {sqlgen.identifier(loaded.table)} "
+                           "WHERE relevance <> round(relevance)").fetchone()
+    if fraction[0] is not None:
+        option = "--qrels-map relevance=<name>" if at_command_line() else "qrels_columns={'relevance': <name>}"
+        raise InputError(f"{loaded.label}: its column '{shorten(loaded.columns['relevance'])}' would be the labels (as "
+                         f"ranx and BEIR name them), but it holds fractions ({fraction[0]:g}): this looks like a run; "
+                         f"the qrels come first, then the run (labels in another column: {option})")
 
 
 def describe(con, relation: str) -> list[tuple[str, str]]:
@@ -177,8 +191,8 @@ def missing_columns(label: str, kind: str, missing: list[str], chosen: dict, nam
         mapped = (" ".join(f"--{kind}-map {c}={shorten(n)}" for c, n in likely.items()) if cli else
                   f"{kind}_columns={{{', '.join(f'{c!r}: {shorten(n)!r}' for c, n in likely.items())}}}")
         unsure = [c for c in missing if c not in likely]
-        rest = f"; no column looks like {', '.join(unsure)}" if unsure else ""
-        fix = f"did you mean {mapped}?{rest}"
+        rest = f", and which column is the {' and the '.join(unsure)}" if unsure else ""
+        fix = f"did you mean {mapped}{rest}?"
     elif cli:
         fix = "pass " + " ".join(f"--{_OPTION[c].replace('_', '-')} <name>" for c in missing)
     else:
