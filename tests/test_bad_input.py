@@ -539,7 +539,7 @@ def test_gzip_is_recognised_by_content_not_by_name(tmp_path, qrels):
 def test_a_path_that_does_not_exist(tmp_path, qrels):
     missing = tmp_path / "nope.trec"
     assert error_of(qrels, missing) == (f"{missing}: no such file; check the path (the run comes second: "
-                                        "sqlrank eval QRELS RUN)")
+                                        "evaluate(qrels, run, measures))")
 
 
 def test_a_directory_is_not_a_file(tmp_path, qrels):

@@ -275,3 +275,82 @@ def test_a_cutoff_run_together_with_its_family():
     failed = invoke("eval", DATA / "qrels.txt", DATA / "bm25.trec", "-m", "ndcg_cut10")
     assert failed.exit_code == 2
     assert "unknown measure 'ndcg_cut10' (did you mean 'ndcg_cut_10' or 'nDCG@10'?)" in failed.stderr
+
+
+# ---------------------------------------------------------------- 1: install hints that work from a checkout
+
+ROOT = DATA.parent
+
+
+def extras() -> dict[str, list[str]]:
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+
+
+def resolved(extra: str) -> set[str]:
+    """The distributions an extra installs, its own `sqlrank[...]` extras followed."""
+    names: set[str] = set()
+    for requirement in extras()[extra]:
+        name = requirement.split("[")[0].split(">")[0].split("=")[0].split("<")[0].strip()
+        if name == "sqlrank":
+            for inner in requirement.split("[")[1].split("]")[0].split(","):
+                names |= resolved(inner.strip())
+        else:
+            names.add(name)
+    return names
+
+
+def test_every_install_hint_names_an_extra_that_exists():
+    import re
+
+    texts = [path.read_text() for path in [ROOT / "README.md", *ROOT.glob("docs/*.md"), *ROOT.glob("sqlrank/**/*.py")]]
+    hinted = {name for text in texts for group in re.findall(r"pip install (?:-q )?-e '\.\[([a-z0-9,_-]+)\]'", text)
+              for name in group.split(",")}
+    assert {"compare", "plot", "spark", "shell", "dataframes", "lz4"} <= hinted
+    assert hinted <= set(extras())
+    assert not [text for text in texts if "pip install 'sqlrank[" in text or 'pip install "sqlrank[' in text]
+
+
+def test_the_readmes_first_command_installs_what_its_examples_use():
+    first = (ROOT / "README.md").read_text().split("```bash\n")[1].splitlines()[0]
+    installed = {name for group in first.split("-e '.[")[1].split("]")[0].split(",") for name in resolved(group)}
+    # `sqlrank compare` (scipy's tests), `sqlrank plot` (matplotlib), result.to_pandas() (pandas)
+    assert {"scipy", "matplotlib", "pandas"} <= installed
+
+
+def test_to_pandas_without_pandas_says_what_to_install(monkeypatch):
+    import sys
+
+    result = sqlrank.evaluate(DATA / "qrels.txt", DATA / "bm25.trec", "AP")
+    monkeypatch.setitem(sys.modules, "pandas", None)  # an import of pandas now fails, as where it is not installed
+    with pytest.raises(sqlrank.OutputError, match=r"to_pandas\(\) needs pandas: in the sqlrank checkout, "
+                                                  r"\.venv/bin/pip install -e '\.\[dataframes\]'"):
+        result.to_pandas()
+
+
+# ---------------------------------------------------------------- 7: notices
+
+def test_an_empty_run_gets_one_notice(tmp_path):
+    empty = tmp_path / "empty.trec"
+    empty.write_text("")
+    evaluated = invoke("eval", DATA / "qrels.txt", empty, "-m", "AP")
+    assert evaluated.exit_code == 0
+    assert evaluated.stderr.splitlines() == [
+        "sqlrank: note: run 'empty': the run has no rows: every qrels query is scored 0 (missing='zero')"]
+
+
+def test_notices_order_numeric_ids_by_number(tmp_path):
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.trec"
+    qrels.write_text("".join(f"{q} 0 d 1\n" for q in (1000, 100, 1050, 99, 7)))
+    run.write_text("5 Q0 d 1 1.0 r\n")
+    result = sqlrank.evaluate(qrels, run, "AP", allow_disjoint=True)
+    assert "5 of 5 qrels queries have no documents (7, 99, 100, ...)" in " ".join(result.notices())
+
+
+def test_a_missing_path_is_told_in_the_doors_words(tmp_path):
+    missing = tmp_path / "nope.trec"
+    with pytest.raises(InputError, match=r"the run comes second: evaluate\(qrels, run, measures\)\)$"):
+        sqlrank.evaluate(DATA / "qrels.txt", missing, "AP")
+    failed = invoke("eval", DATA / "qrels.txt", missing)
+    assert failed.stderr.strip().endswith("(the run comes second: sqlrank eval QRELS RUN)")
