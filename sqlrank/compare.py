@@ -42,6 +42,22 @@ class Comparison:
     seed: int
     confidence: float
     notes: list[str] = field(default_factory=list)
+    per_query: object = None  # pyarrow.Table (run_id, query_id, measure, value): the values compared
+
+    def deltas(self):
+        """Per query, each run against the baseline: a pyarrow Table (run_id, measure, query_id, value,
+        baseline_value, delta), over the queries both have, the largest gains first (.to_pandas() for pandas)."""
+        import duckdb
+
+        with duckdb.connect() as con:
+            con.register("per_query", self.per_query)
+            baseline = literal(self.baseline)
+            return con.sql(
+                "SELECT r.run_id, r.measure, r.query_id, r.value, b.value AS baseline_value, "
+                f"r.value - b.value AS delta FROM per_query r JOIN per_query b ON b.run_id = {baseline} AND "
+                f"b.measure = r.measure AND b.query_id = r.query_id WHERE r.run_id <> {baseline} AND r.value IS NOT "
+                f"NULL AND b.value IS NOT NULL ORDER BY list_position({literal(self.runs)}, r.run_id), "
+                f"list_position({literal(self.measures)}, r.measure), delta DESC, r.query_id").to_arrow_table()
 
     def to_arrow(self):
         return self.table
@@ -62,6 +78,11 @@ class Comparison:
         from .comparison_report import terminal
 
         return terminal(self)
+
+    def _repr_html_(self) -> str:
+        from .comparison_report import html
+
+        return html(self)
 
     def to_markdown(self) -> str:
         from .comparison_report import markdown
@@ -146,7 +167,7 @@ def compare(qrels, runs=None, measures=None, *, baseline: str | None = None, tes
     import pyarrow as pa
 
     return Comparison(pa.Table.from_pylist(rows, schema=_schema(names)), baseline, run_names, measure_names, names,
-                      correction, trials, seed, confidence, notes)
+                      correction, trials, seed, confidence, notes, per_query=table)
 
 
 def _per_query(qrels, runs, measures, evaluate_options):

@@ -163,12 +163,19 @@ class Result:
         (5, or null for a measure without one), so that a measure is plotted against k without parsing names."""
         return self._with_cutoffs() if cutoff else self._table
 
-    def to_pandas(self, *, cutoff: bool = False):
+    def to_pandas(self, *, cutoff: bool = False, wide: bool = False, per_query: bool = False):
+        """The long table as a pandas DataFrame; wide=True: wide()'s table, per_query=True: per_query's."""
         dataframes("pandas")
-        return self.to_arrow(cutoff=cutoff).to_pandas()
+        return self._table_for(cutoff, wide, per_query).to_pandas()
 
-    def to_polars(self, *, cutoff: bool = False):
-        return dataframes("polars").from_arrow(self.to_arrow(cutoff=cutoff))
+    def to_polars(self, *, cutoff: bool = False, wide: bool = False, per_query: bool = False):
+        """As to_pandas(), as a polars DataFrame."""
+        return dataframes("polars").from_arrow(self._table_for(cutoff, wide, per_query))
+
+    def _table_for(self, cutoff: bool, wide: bool, per_query: bool) -> pa.Table:
+        if wide:
+            return self.wide()
+        return self.per_query if per_query else self.to_arrow(cutoff=cutoff)
 
     def wide(self, *, means: bool = False) -> pa.Table:
         """The per-query values with one column per measure: (run_id, query_id, <measure>...), in the long

@@ -354,3 +354,70 @@ def test_a_missing_path_is_told_in_the_doors_words(tmp_path):
         sqlrank.evaluate(DATA / "qrels.txt", missing, "AP")
     failed = invoke("eval", DATA / "qrels.txt", missing)
     assert failed.stderr.strip().endswith("(the run comes second: sqlrank eval QRELS RUN)")
+
+
+# ---------------------------------------------------------------- 8: pictures and tables
+
+def test_the_cutoff_plot_spreads_trec_evals_cutoffs_on_a_log_axis():
+    pytest.importorskip("matplotlib")
+    result = sqlrank.evaluate(DATA / "qrels.txt", DATA / "bm25.trec", "ndcg_cut.5,10,15,20,30,100,200,500,1000")
+    axis = sqlrank.plot(result, "cutoff").axes[0]
+    assert axis.get_xscale() == "log"
+    assert [tick.get_text() for tick in axis.get_xticklabels()] == ["5", "10", "15", "20", "30", "100", "200", "500",
+                                                                     "1000"]
+    assert list(axis.lines[0].get_ydata()) == pytest.approx([reference(f"ndcg_cut_{k}") for k in (5, 10, 15, 20, 30,
+                                                                                                 100, 200, 500, 1000)])
+    few = sqlrank.evaluate(DATA / "qrels.txt", DATA / "bm25.trec", "nDCG@5,10,20")
+    assert sqlrank.plot(few, "cutoff").axes[0].get_xscale() == "linear"
+
+
+def test_plot_pr_draws_trec_evals_recall_levels_by_default(tmp_path):
+    pytest.importorskip("matplotlib")
+    picture = tmp_path / "pr.png"
+    drawn = invoke("plot", "pr", DATA / "qrels.txt", DATA / "bm25.trec", "-o", picture)
+    assert drawn.exit_code == 0, drawn.stderr
+    assert picture.read_bytes().startswith(b"\x89PNG")
+    result = sqlrank.evaluate(DATA / "qrels.txt", DATA / "bm25.trec", "iprec_at_recall")
+    line = sqlrank.plot(result, "pr").axes[0].lines[0]
+    levels = [f"{level / 10:.2f}" for level in range(11)]
+    assert list(line.get_xdata()) == pytest.approx([level / 10 for level in range(11)])
+    # the means eval gives (trec_eval 10's rounding of the recall cutoffs, which pytrec_eval's trec_eval 9 rounds
+    # otherwise: docs/trec-semantics.md), in recall order; where the two agree, pytrec_eval's number
+    assert list(line.get_ydata()) == [result.summary[f"iprec_at_recall_{level}"] for level in levels]
+    assert line.get_ydata()[0] == pytest.approx(reference("iprec_at_recall_0.00"), abs=1e-12)
+    no_levels = sqlrank.evaluate(DATA / "qrels.txt", DATA / "bm25.trec", "AP")
+    with pytest.raises(sqlrank.OutputError, match="iprec_at_recall"):
+        sqlrank.plot(no_levels, "pr")
+
+
+def test_the_comparison_in_latex_html_and_per_query():
+    comparison = sqlrank.compare(DATA / "qrels.txt", {"bm25": DATA / "bm25.trec", "dense": DATA / "dense.trec"},
+                                 ["AP"])
+    latex = comparison.to_latex().splitlines()
+    assert latex[2] == r"run & AP \\"  # as eval's tables say run
+    assert latex[-2] == (r"\multicolumn{2}{l}{\footnotesize $^{\dagger}$ p $<$ 0.05, $^{\ddagger}$ p $<$ 0.01 "
+                         r"against the baseline bm25 (paired Student t-test)} \\")
+    assert not [line for line in latex if line.startswith("%")]  # a comment would never print
+    html = comparison._repr_html_()
+    assert html.startswith("<table><thead><tr><th>run</th><th>AP</th></tr>")
+    assert f"<td>dense</td><td><b>{reference('map', DENSE):.4f}</b></td>" in html
+    per_query_bm25 = pytrec_eval.RelevanceEvaluator(QRELS, {"map"}).evaluate(BM25)
+    per_query_dense = pytrec_eval.RelevanceEvaluator(QRELS, {"map"}).evaluate(DENSE)
+    deltas = comparison.deltas().to_pylist()
+    assert [row["query_id"] for row in deltas] == sorted(
+        QRELS, key=lambda q: per_query_bm25[q]["map"] - per_query_dense[q]["map"])  # the largest gain first
+    for row in deltas:
+        assert row["delta"] == pytest.approx(per_query_dense[row["query_id"]]["map"]
+                                             - per_query_bm25[row["query_id"]]["map"], abs=1e-12)
+
+
+def test_to_pandas_once_for_every_table():
+    pytest.importorskip("pandas")
+    result = sqlrank.evaluate(DATA / "qrels.txt", {"bm25": DATA / "bm25.trec"}, ["AP", "P@5"])
+    wide = result.to_pandas(wide=True)
+    assert list(wide.columns) == ["run_id", "query_id", "AP", "P@5"]
+    expected = pytrec_eval.RelevanceEvaluator(QRELS, {"map", "P_5"}).evaluate(BM25)
+    for row in wide.itertuples(index=False):
+        assert row.AP == pytest.approx(expected[row.query_id]["map"], abs=1e-12)
+    per_query = result.to_pandas(per_query=True)
+    assert set(per_query["query_id"]) == set(QRELS) and len(per_query) == 2 * len(QRELS)

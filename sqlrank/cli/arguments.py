@@ -151,12 +151,17 @@ def comparison_destination(fmt, output: Path | None, inputs: tuple) -> tuple[str
 
 
 def plotted_measures(kind: str, measures: list[str] | None) -> tuple[list[str], str | None]:
-    """The measures `sqlrank plot` evaluates, and the one it shows when its kind draws one (delta, distribution)."""
-    if not measures and kind in ("cutoff", "pr"):
-        raise typer.BadParameter("name the measures to draw: for cutoff its cutoffs (-m nDCG@5 -m nDCG@10 "
-                                 "-m nDCG@20), for pr the recall levels (-m iprec_at_recall_0.00 ...)",
-                                 param_hint="-m/--measure")
-    evaluated = list(measures or DEFAULT_MEASURES)
+    """The measures `sqlrank plot` evaluates, and the one it shows when its kind draws one (delta, distribution).
+
+    pr draws trec_eval's eleven recall levels unless told others (-m iprec_at_recall_0.00 ...), as trec_eval
+    prints them; cutoff has no cutoffs of its own to choose, so it asks.
+    """
+    if not measures and kind == "cutoff":
+        raise typer.BadParameter("name the cutoffs to draw, e.g. -m nDCG@5 -m nDCG@10 -m nDCG@20 (or "
+                                 "-m 'ndcg_cut.5,10,15,20,30,100,200,500,1000')", param_hint="-m/--measure")
+    if not measures and kind == "pr":
+        measures = ["iprec_at_recall"]  # trec_eval's iprec_at_recall_0.00 ... _1.00
+    evaluated = measure_list(measures)
     return evaluated, (evaluated[0] if kind in ("delta", "distribution") else None)
 
 
