@@ -421,3 +421,30 @@ def test_to_pandas_once_for_every_table():
         assert row.AP == pytest.approx(expected[row.query_id]["map"], abs=1e-12)
     per_query = result.to_pandas(per_query=True)
     assert set(per_query["query_id"]) == set(QRELS) and len(per_query) == 2 * len(QRELS)
+
+
+def test_the_spark_engine_prints_only_sqlranks_notices(tmp_path):
+    """`sqlrank eval --engine spark` in a process of its own, as the user runs it (a new JVM: Spark's logging
+    is set when it starts): stderr holds sqlrank's notices and nothing from Spark, the working folder no
+    spark-warehouse/. The JVM's own line about the incubator module Spark adds cannot be configured away."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import spark_unavailable
+
+    reason = spark_unavailable()
+    if reason:
+        if os.environ.get("CI"):
+            pytest.fail(f"the Spark tests must run in CI: {reason}")
+        pytest.skip(reason)
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONWARNINGS": "default"}
+    done = subprocess.run([sys.executable, "-m", "sqlrank", "eval", DATA / "qrels.txt", DATA / "bm25.trec", "-m", "map",
+                           "-f", "json", "--engine", "spark", "--spark-master", "local[1]"], cwd=tmp_path,
+                          env=environment, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stderr.splitlines() if not line.startswith("WARNING: Using incubator modules")]
+    assert lines == ["sqlrank: note: run 'bm25': 1 query without judgments left out"]
+    assert list(tmp_path.iterdir()) == []
+    mean = next(row["value"] for row in json.loads(done.stdout) if row["query_id"] == "all")
+    assert mean == pytest.approx(reference("map"), abs=1e-12)
