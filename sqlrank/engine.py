@@ -77,15 +77,16 @@ def evaluate(
 ) -> Result:
     """Evaluate one or more runs against relevance judgments.
 
-    qrels, run: a path (TREC, CSV/TSV, Parquet, JSON lines, optionally .gz), a
-        pandas/polars DataFrame (or polars LazyFrame), a pyarrow Table, RecordBatchReader
-        or Dataset, a DuckDB relation or a dict
-        {query_id: {doc_id: value}}. `run` may also be a dict {name: source}
+    qrels, run: a path (TREC, CSV/TSV, Parquet, JSON lines, optionally .gz; ranx's JSON dicts and
+        .lz4), a pandas/polars DataFrame (or polars LazyFrame), a pyarrow Table, RecordBatchReader
+        or Dataset, a DuckDB relation, a dict {query_id: {doc_id: value}} or an iterable of
+        ir_measures' Qrel / ScoredDoc named tuples (ir_datasets' qrels_iter(), scoreddocs_iter()). `run` may also be a dict {name: source}
         (or a list of paths, named after their files) to evaluate several
         systems in one pass, or one table with a run_id column (its own run
         ids are used; giving such a table a name in a dict is an error).
         Integer ids are compared as their decimal text: 1 matches "1".
-    measures: names such as "nDCG@10", "AP(rel=2)", "ndcg_cut_10", "mrr".
+    measures: names such as "nDCG@10", "AP(rel=2)", "ndcg_cut_10", "mrr", in a list or one string
+        ("nDCG@10 AP", "ndcg@10,map"), or ir_measures Measure objects (nDCG@10).
     rel: relevance level for measures that do not name one (trec_eval -l).
     missing: qrels queries absent from a run score 0 ("zero", trec_eval -c),
         are left out ("skip", pytrec_eval) or are an error ("error").
