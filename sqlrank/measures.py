@@ -306,12 +306,13 @@ def _trec_values(spelling: str, rel) -> list[Measure] | None:
 
 def split_names(text: str) -> list[str]:
     """`"ndcg_cut_10 map"` or `"nDCG@10,map"` -> the two names: a list split on spaces (trec_eval's -m) and on
-    commas before a name; a comma before a number is a list of cutoffs (`P.5,10`, `nDCG@10,20`), and spaces
+    commas before a name (a letter); a comma before a number is a list of values (`P.5,10`, `nDCG@10,20`,
+    `utility.2,-1,0,0`, `11pt_avg..25,.5`), and spaces
     and commas inside parentheses or braces (`AP(rel = 2)`, `RBP(p=0.8,rel=2)`) stay in their name."""
     names, depth, current = [], 0, ""
     for index, char in enumerate(text):
         depth += char in "({[" and 1 or char in ")}]" and -1 or 0
-        before_name = char == "," and not text[index + 1:index + 2].isdigit()
+        before_name = char == "," and text[index + 1:index + 2].isalpha()
         if (char.isspace() or before_name) and depth == 0:
             names, current = names + [current] if current else names, ""
         else:

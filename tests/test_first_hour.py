@@ -103,6 +103,18 @@ def test_a_forced_format_wins_over_the_name(tmp_path):
         sqlrank.evaluate(qrels, BM25, ["P@5"], run_format="trec")
 
 
+def test_ms_marco_and_beir_qrels_on_spark(spark, tmp_path):
+    """The Spark door recognises the same files: the same numbers as pytrec_eval."""
+    from sqlrank import spark as sqlrank_spark
+
+    beir = tmp_path / "test.tsv"
+    beir.write_text("query-id\tcorpus-id\tscore\n" + "".join(
+        f"{q}\t{d}\t{label}\n" for q, docs in QRELS.items() for d, label in docs.items()))
+    for qrels in (ms_marco_qrels(tmp_path), beir):
+        result = sqlrank_spark.evaluate(str(qrels), str(DATA / "bm25.trec"), ["AP"], spark=spark).to_result()
+        assert result.summary["AP"] == pytest.approx(reference("map"), abs=1e-12), qrels.name
+
+
 # ---------------------------------------------------------------- 3: other tools' files and objects
 
 ranx = pytest.importorskip("ranx")

@@ -160,7 +160,7 @@ def plotted_measures(kind: str, measures: list[str] | None) -> tuple[list[str], 
         raise typer.BadParameter("name the cutoffs to draw, e.g. -m nDCG@5 -m nDCG@10 -m nDCG@20 (or "
                                  "-m 'ndcg_cut.5,10,15,20,30,100,200,500,1000')", param_hint="-m/--measure")
     if not measures and kind == "pr":
-        measures = ["iprec_at_recall"]  # trec_eval's iprec_at_recall_0.00 ... _1.00
+        measures = [f"iprec_at_recall_{level / 10:.2f}" for level in range(11)]  # trec_eval's 0.00, 0.10 ... 1.00
     evaluated = measure_list(measures)
     return evaluated, (evaluated[0] if kind in ("delta", "distribution") else None)
 

@@ -75,7 +75,7 @@ def _refuse_run_scores(con, loaded: Loaded) -> None:
     if fraction[0] is not None:
         option = "--qrels-map relevance=<name>" if at_command_line() else "qrels_columns={'relevance': <name>}"
         raise InputError(f"{loaded.label}: its column '{shorten(loaded.columns['relevance'])}' would be the labels (as "
-                         f"ranx and BEIR name them), but it holds fractions ({fraction[0]:g}): this looks like a run; "
+                         f"ranx and BEIR name them), but it holds fractions ({fraction[0]}): this looks like a run; "
                          f"the qrels come first, then the run (labels in another column: {option})")
 
 
@@ -172,7 +172,7 @@ def inexact_integer(where: str, value, value_name: str) -> InputError:
 # words that name a canonical column without being one of its spellings above, offered as "did you mean"
 _LIKELY = {"query_id": ("topic", "topic_id", "qno", "question", "session"),
            "doc_id": ("document", "document_id", "passage", "product", "article"),
-           "score": ("pred", "predicted", "logit", "value"), "relevance": ("qrel", "gain", "judged", "grades")}
+           "score": ("pred", "predicted", "logit", "value"), "relevance": ("qrel", "gain", "grades")}
 
 
 def missing_columns(label: str, kind: str, missing: list[str], chosen: dict, names: list[str],
