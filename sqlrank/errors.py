@@ -65,6 +65,12 @@ def at_command_line() -> bool:
     return DOOR.get() == "cli"
 
 
+def option_hint(python: str, cli: str) -> str:
+    """How to set an option, in the words of the door in use: `--run-col <name>` on the command line,
+    `run_col=<name> (CLI: --run-col <name>)` in Python."""
+    return cli if at_command_line() else f"{python} (CLI: {cli})"
+
+
 def shorten(text, width: int = 80) -> str:
     """User text for a one-line message: control characters escaped (\\t, \\x1f), cut at `width`."""
     text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))

@@ -97,7 +97,8 @@ def test_a_forced_format_wins_over_the_name(tmp_path):
     # the Python keyword
     result = sqlrank.evaluate(qrels, DATA / "bm25.trec", ["P@5"], qrels_format="trec", run_format="trec")
     assert result.summary["P@5"] == pytest.approx(reference("P_5"), abs=1e-12)
-    with pytest.raises(InputError, match=r"qrels_format: unknown format 'xml'; expected one of trec, csv"):
+    with pytest.raises(InputError, match=r"^qrels_format='xml' \(CLI: --qrels-format xml\): unknown format; "
+                                         r"expected one of trec, csv"):
         sqlrank.evaluate(qrels, DATA / "bm25.trec", ["P@5"], qrels_format="xml")
     with pytest.raises(InputError, match=r"run_format='trec' chooses the reader of a file, but the run is a dict"):
         sqlrank.evaluate(qrels, BM25, ["P@5"], run_format="trec")
@@ -259,6 +260,16 @@ def test_missing_columns_in_one_message(tmp_path):
         sqlrank.evaluate(DATA / "qrels.txt", run, "AP")
     assert str(error.value).endswith("did you mean run_columns={'query_id': 'topic', 'doc_id': 'document', "
                                      "'score': 'relevance_score'}?")
+
+
+def test_hints_name_the_command_lines_options_there(tmp_path):
+    run = tmp_path / "run.trec"
+    run.write_text("q1 Q0 A 1 2.0 r\nq1 Q0 A 2 1.0 r\n")
+    failed = invoke("eval", DATA / "qrels.txt", run)
+    assert failed.stderr.strip().endswith("each document may appear once per query. Remove them, or choose a "
+                                          "policy: --duplicates first|max")
+    with pytest.raises(InputError, match=r"duplicates='first' or 'max' \(CLI: --duplicates first\|max\)$"):
+        sqlrank.evaluate(DATA / "qrels.txt", run, "AP")
 
 
 def test_a_typo_in_a_column_gets_a_guess(tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, option_hint
 from . import delimited, feather, files, frames, jsonl, lz4, mapping, parquet, records, trec
 from .base import FORMAT, Loaded, Reader
 
@@ -71,8 +71,8 @@ def file_reader(name, kind: str) -> Reader:
     wanted = FORMAT_NAMES.get(str(name).lower())
     reader = next((reader for reader in READERS if reader.name == wanted and not reader.accepts), None)
     if reader is None:
-        raise InputError(f"{kind}_format: unknown format {name!r}; expected one of {', '.join(FORMAT_NAMES)} "
-                         f"(CLI: --{kind}-format)")
+        raise InputError(f"{option_hint(f'{kind}_format={name!r}', f'--{kind}-format {name}')}: unknown format; "
+                         f"expected one of {', '.join(FORMAT_NAMES)}")
     return reader
 
 

@@ -21,7 +21,7 @@ import duckdb
 
 from .. import checks, sqlgen
 from ..checks import messages
-from ..errors import InputError, SqlrankError, at_command_line, first_line, shorten
+from ..errors import InputError, SqlrankError, at_command_line, first_line, option_hint, shorten
 from . import files
 from .base import INPUT_RANK, Explain, Loaded, canonical_columns, create, keeps_order
 
@@ -108,7 +108,7 @@ def canonical_select(found: list[tuple[str, str]], kind: str, columns: dict, loa
     run_column = columns.get("run_id") if kind == "run" else None
     if run_column is not None and run_column not in types:
         raise InputError(f"{label}: missing column '{shorten(run_column)}' (found {shorten(', '.join(names), 200)}); "
-                         "pass run_col=<name> (CLI: --run-col <name>)")
+                         f"pass {option_hint('run_col=<name>', '--run-col <name>')}")
     run_column = run_column or _matching(names, "run_id")  # recognised in any case, as the other columns are (_guess)
     if kind == "run" and run_column is not None:
         loaded.columns["run_id"] = run_column
@@ -193,11 +193,9 @@ def missing_columns(label: str, kind: str, missing: list[str], chosen: dict, nam
         unsure = [c for c in missing if c not in likely]
         rest = f", and which column is the {' and the '.join(unsure)}" if unsure else ""
         fix = f"did you mean {mapped}{rest}?"
-    elif cli:
-        fix = "pass " + " ".join(f"--{_OPTION[c].replace('_', '-')} <name>" for c in missing)
     else:
-        fix = (f"pass {', '.join(f'{_OPTION[c]}=<name>' for c in missing)} (CLI: "
-               f"{' '.join(f'--{_OPTION[c].replace(chr(95), chr(45))} <name>' for c in missing)})")
+        fix = "pass " + option_hint(", ".join(f"{_OPTION[c]}=<name>" for c in missing),
+                                    " ".join(f"--{_OPTION[c].replace('_', '-')} <name>" for c in missing))
     found = shorten(', '.join(names), 200) or 'no columns'
     if len(missing) == 1:
         message = messages.render(messages.MISSING_COLUMN, input=label, column=wanted[1:-1], found=found, fix=fix)
