@@ -21,9 +21,12 @@ from . import plots
 from .formats import escaping
 from .plots import plot
 from .readers import run_name as _run_name
+from .readers.registry import FORMAT_NAMES as _FORMAT_NAMES
 from .registry import DEFAULT_MEASURES
 from .result import Result
 from . import user_sql
+
+INPUT_FORMATS = tuple(_FORMAT_NAMES)  # what qrels_format= / run_format= (--qrels-format) take
 from .user_sql import query
 from .views import load_qrels, load_run
 
@@ -54,7 +57,7 @@ def __getattr__(name: str):
 __all__ = [
     "evaluate", "compare", "Comparison", "plot", "connect", "install", "sql_script", "load_run", "load_qrels", "query", "export", "run_name",
     "parse_measures", "split_measure_names", "describe_measures", "REGISTRY", "DEFAULT_MEASURES", "MEASURE_PARAMETERS", "Measure", "Result",
-    "MISSING_POLICIES", "NAMES", "DUPLICATE_POLICIES", "SCORE_PRECISIONS", "TIE_POLICIES",
+    "MISSING_POLICIES", "NAMES", "INPUT_FORMATS", "DUPLICATE_POLICIES", "SCORE_PRECISIONS", "TIE_POLICIES",
     "SqlrankError", "InputError", "MeasureError", "EvaluationError", "OutputError", "ResourceError", "SqlrankNotice",
     "limits", "user_sql", "plots", "escaping", "__version__",
 ]

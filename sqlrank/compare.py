@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from . import significance
 from .checks import messages
-from .errors import EvaluationError, InputError
+from .errors import ChoiceError, EvaluationError, InputError
 from .limits import MAX_TRIALS, SEEDS, whole_number
 from .sqlgen import call, create_temp_table, identifier, literal
 
@@ -54,6 +54,22 @@ class Comparison:
     # {measure: "mean" | "sum" | "gm"}, and the measures whose lower values are better (Unjudged)
     aggregates: dict = field(default_factory=dict)
     lower_is_better: set = field(default_factory=set)
+    per_query: object = None  # pyarrow.Table (run_id, query_id, measure, value): the values compared
+
+    def deltas(self):
+        """Per query, each run against the baseline: a pyarrow Table (run_id, measure, query_id, value,
+        baseline_value, delta), over the queries both have, the largest gains first (.to_pandas() for pandas)."""
+        import duckdb
+
+        with duckdb.connect() as con:
+            con.register("per_query", self.per_query)
+            baseline = literal(self.baseline)
+            return con.sql(
+                "SELECT r.run_id, r.measure, r.query_id, r.value, b.value AS baseline_value, "
+                f"r.value - b.value AS delta FROM per_query r JOIN per_query b ON b.run_id = {baseline} AND "
+                f"b.measure = r.measure AND b.query_id = r.query_id WHERE r.run_id <> {baseline} AND r.value IS NOT "
+                f"NULL AND b.value IS NOT NULL ORDER BY list_position({literal(self.runs)}, r.run_id), "
+                f"list_position({literal(self.measures)}, r.measure), delta DESC, r.query_id").to_arrow_table()
 
     def to_arrow(self):
         return self.table
@@ -74,6 +90,11 @@ class Comparison:
         from .comparison_report import terminal
 
         return terminal(self)
+
+    def _repr_html_(self) -> str:
+        from .comparison_report import html
+
+        return html(self)
 
     def to_markdown(self) -> str:
         from .comparison_report import markdown
@@ -140,7 +161,7 @@ def compare(qrels, runs=None, measures=None, *, baseline: str | None = None, tes
     kinds = {measure: _kind(result, measure) for measure in measure_names}
     baseline = run_names[0] if baseline is None else baseline
     if baseline not in run_names:
-        raise EvaluationError(f"baseline {baseline!r} is not one of the runs ({', '.join(run_names)}): "
+        raise ChoiceError(f"baseline {baseline!r} is not one of the runs ({', '.join(run_names)}): "
                               "name it as the run is named")
     others = [run for run in run_names if run != baseline]
     if not others:
@@ -170,7 +191,8 @@ def compare(qrels, runs=None, measures=None, *, baseline: str | None = None, tes
     return Comparison(pa.Table.from_pylist(rows, schema=_schema(names)), baseline, run_names, measure_names, names,
                       correction, trials, seed, confidence, notes,
                       {measure: aggregate for measure, (aggregate, _) in kinds.items()},
-                      {measure for measure, (_, lower) in kinds.items() if lower})
+                      {measure for measure, (_, lower) in kinds.items() if lower},
+                      per_query=table)
 
 
 def checked_confidence(confidence) -> float:

@@ -126,15 +126,32 @@ def latex(comparison) -> str:
     measures, cells = _cells(comparison)
     columns = "".join("lr"[numeric] for numeric in [False] + [True] * len(measures))  # runs left, numbers right
     lines = [r"\begin{tabular}{" + columns + "}", r"\toprule",
-             "Run & " + " & ".join(escaping.latex(m) for m in measures) + r" \\", r"\midrule"]
+             "run & " + " & ".join(escaping.latex(m) for m in measures) + r" \\", r"\midrule"]
     for name, line in zip(_names(comparison, escaping.latex), cells):
         shown = [(rf"\textbf{{{text}}}" if best else text) + LATEX_MARKERS.get(sign, "") for text, sign, best in line]
         lines.append(name + " & " + " & ".join(shown) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    # the legend as a comment, for the caption: every name in it escaped, so nothing ends the comment's line
+    # the legend is the table's last row, under the rule, so that it prints with the table wherever it goes;
+    # every name in it escaped
     caption = legend(comparison, escaping.latex).replace("<", r"$<$")
     caption = caption.replace("‡", r"$^{\ddagger}$").replace("†", r"$^{\dagger}$")
-    return "\n".join(lines) + "\n% " + caption + "\n"
+    lines += [r"\bottomrule", rf"\multicolumn{{{len(measures) + 1}}}{{l}}{{\footnotesize {caption}}} \\",
+              r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def html(comparison) -> str:
+    """The paper table and its legend as HTML: what a notebook shows for a Comparison."""
+    from html import escape
+
+    measures, cells = _cells(comparison)
+    head = "".join(f"<th>{escape(m)}</th>" for m in measures)
+    body = "".join(
+        f"<tr><td>{name}</td>" + "".join(
+            f"<td>{'<b>' + text + '</b>' if best else text}{sign}</td>" for text, sign, best in line) + "</tr>"
+        for name, line in zip(_names(comparison, escape), cells))
+    notes = "".join(f"<br>{escape(note)}" for note in comparison.notes)
+    return (f"<table><thead><tr><th>run</th>{head}</tr></thead><tbody>{body}</tbody></table>"
+            f"<p>{legend(comparison, escape)}{notes}</p>")
 
 
 def write(comparison, path, fmt: str | None = None, inputs: tuple = ()) -> Path:

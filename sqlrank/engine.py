@@ -33,7 +33,7 @@ from .limits import MAX_DEPTH, whole_number
 from .macros import connect, library_connection, ready_to_evaluate
 from .measures import Measure, TextMeasure, parse_labelled
 from .readers import QRELS_TABLE, load_inputs
-from .readers.base import INPUT_RANK
+from .readers.base import FORMAT, INPUT_RANK
 from .readers.files import check_unchanged
 from .registry import REGISTRY, SPREADS
 from .result import Report, Result, RunReport
@@ -67,6 +67,8 @@ def evaluate(
     run_col: str | None = None,
     qrels_columns: dict[str, str] | None = None,
     run_columns: dict[str, str] | None = None,
+    qrels_format: str | None = None,
+    run_format: str | None = None,
     allow_disjoint: bool = False,
     threads: int | None = None,
     memory_limit: str | None = None,
@@ -75,15 +77,16 @@ def evaluate(
 ) -> Result:
     """Evaluate one or more runs against relevance judgments.
 
-    qrels, run: a path (TREC, CSV/TSV, Parquet, JSON lines, optionally .gz), a
-        pandas/polars DataFrame (or polars LazyFrame), a pyarrow Table, RecordBatchReader
-        or Dataset, a DuckDB relation or a dict
-        {query_id: {doc_id: value}}. `run` may also be a dict {name: source}
+    qrels, run: a path (TREC, CSV/TSV, Parquet, JSON lines, optionally .gz; ranx's JSON dicts and
+        .lz4), a pandas/polars DataFrame (or polars LazyFrame), a pyarrow Table, RecordBatchReader
+        or Dataset, a DuckDB relation, a dict {query_id: {doc_id: value}} or an iterable of
+        ir_measures' Qrel / ScoredDoc named tuples (ir_datasets' qrels_iter(), scoreddocs_iter()). `run` may also be a dict {name: source}
         (or a list of paths, named after their files) to evaluate several
         systems in one pass, or one table with a run_id column (its own run
         ids are used; giving such a table a name in a dict is an error).
         Integer ids are compared as their decimal text: 1 matches "1".
-    measures: names such as "nDCG@10", "AP(rel=2)", "ndcg_cut_10", "mrr".
+    measures: names such as "nDCG@10", "AP(rel=2)", "ndcg_cut_10", "mrr", in a list or one string
+        ("nDCG@10 AP", "ndcg@10,map"), or ir_measures Measure objects (nDCG@10).
     rel: relevance level for measures that do not name one (trec_eval -l).
     missing: qrels queries absent from a run score 0 ("zero", trec_eval -c),
         are left out ("skip", pytrec_eval) or are an error ("error").
@@ -113,6 +116,8 @@ def evaluate(
         "model"), read as its run_id column.
     qrels_columns, run_columns: the same for one input, {canonical name: the input's column}, e.g.
         run_columns={"query_id": "user", "score": "prediction"}; they win over the shared options.
+    qrels_format, run_format: read the files in this format instead of recognising it: "trec", "csv",
+        "tsv", "jsonl", "json", "parquet", "feather" or "lz4" (e.g. a headerless TREC file named .tsv).
     allow_disjoint: evaluate a run that shares no query with the qrels (by default an error: it is
         almost always the wrong file, or ids written otherwise, '301' against 'q301').
     threads, memory_limit, temp_directory: DuckDB settings, for a database made for this call; without
@@ -133,6 +138,9 @@ def evaluate(
     columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col},
                "qrels": column_mapping("qrels", qrels_columns),
                "run": ({"run_id": run_col} if run_col else {}) | column_mapping("run", run_columns)}
+    for kind, fmt in (("qrels", qrels_format), ("run", run_format)):
+        if fmt is not None:
+            columns[kind][FORMAT] = fmt  # the reader to use (readers.registry.load)
     if ties == "input":
         columns["run"][INPUT_RANK] = None  # asks the run's reader to keep its order (readers.base.keeps_order)
     options = (asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates, columns,

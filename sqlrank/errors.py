@@ -7,6 +7,10 @@ pieces those messages are made of (shorten, first_line, out_of_memory) are
 here too, so that every module words them alike.
 """
 
+from __future__ import annotations
+
+import contextvars
+
 
 class SqlrankError(Exception):
     """Base class: every user-facing sqlrank error."""
@@ -28,6 +32,12 @@ class EvaluationError(SqlrankError):
     """The data is readable but cannot be evaluated under the chosen policy."""
 
 
+class ChoiceError(EvaluationError):
+    """An option's value that is none of its choices (a test, a correction, a baseline): usage, as a bad measure."""
+
+    exit_code = 2
+
+
 class OutputError(SqlrankError):
     """A result cannot be written where it was asked to go."""
 
@@ -45,6 +55,21 @@ class SqlrankNotice(UserWarning):
 
 
 # ---------------------------------------------------------------- pieces of messages
+
+# the door a message is read at: "python" (the library), or "cli", which the command line sets while its
+# command runs, so that a hint names the option the reader can type (--run-map, not run_columns=)
+DOOR: "contextvars.ContextVar[str]" = contextvars.ContextVar("sqlrank_door", default="python")
+
+
+def at_command_line() -> bool:
+    return DOOR.get() == "cli"
+
+
+def option_hint(python: str, cli: str) -> str:
+    """How to set an option, in the words of the door in use: `--run-col <name>` on the command line,
+    `run_col=<name> (CLI: --run-col <name>)` in Python."""
+    return cli if at_command_line() else f"{python} (CLI: {cli})"
+
 
 def shorten(text, width: int = 80) -> str:
     """User text for a one-line message: control characters escaped (\\t, \\x1f), cut at `width`."""

@@ -303,16 +303,33 @@ def _trec_values(spelling: str, rel) -> list[Measure] | None:
 
 
 def split_names(text: str) -> list[str]:
-    """`"ndcg_cut_10 map"` -> the two names: a space-separated list, as trec_eval's -m takes; spaces inside
-    parentheses or braces (`AP(rel = 2)`) stay in their name."""
+    """`"ndcg_cut_10 map"` or `"nDCG@10,map"` -> the two names: a list split on spaces (trec_eval's -m) and on
+    commas before a name (a letter); a comma before a number is a list of values (`P.5,10`, `nDCG@10,20`,
+    `utility.2,-1,0,0`, `11pt_avg..25,.5`), and spaces
+    and commas inside parentheses or braces (`AP(rel = 2)`, `RBP(p=0.8,rel=2)`) stay in their name."""
     names, depth, current = [], 0, ""
-    for char in text:
+    for index, char in enumerate(text):
         depth += char in "({[" and 1 or char in ")}]" and -1 or 0
-        if char.isspace() and depth == 0:
+        before_name = char == "," and text[index + 1:index + 2].isalpha()
+        if (char.isspace() or before_name) and depth == 0:
             names, current = names + [current] if current else names, ""
         else:
             current += char
     return names + [current] if current else names
+
+
+def _is_ir_measures(measure) -> bool:
+    """An ir_measures Measure object (nDCG@10, AP(rel=2)): its str() is its name, which sqlrank reads."""
+    return type(measure).__module__.startswith("ir_measures.")
+
+
+def _names_in(given) -> list[str]:
+    """The names in one item of a measure list: a string's names (split_names), an ir_measures object's own."""
+    if _is_ir_measures(given):
+        return [str(given)]
+    if not isinstance(given, str):
+        raise MeasureError(f"measure names are strings, got {type(given).__name__} {given!r}")
+    return split_names(given) or [given]  # a blank name: parse() says it is empty
 
 
 def parse_all(texts, *, rel: float | None = None, text_lines: bool = False) -> list[Measure]:
@@ -334,15 +351,13 @@ def parse_labelled(texts, *, rel: float | None = None, text_lines: bool = False)
     if isinstance(texts, (bytes, bytearray)):
         raise MeasureError(f"measures are text, got {type(texts).__name__} {texts!r}; decode them "
                            f"({texts!r}.decode()) or pass [{texts.decode(errors='replace')!r}]")
-    if isinstance(texts, str):
+    if isinstance(texts, str) or _is_ir_measures(texts):
         texts = [texts]
     elif not hasattr(texts, "__iter__"):
         raise MeasureError(f"measures are a list of names such as ['nDCG@10', 'AP'], got {type(texts).__name__} "
                            f"{texts!r}")
     seen: dict[str, tuple[str, Measure]] = {}
-    for text in texts:
-        if not isinstance(text, str):
-            raise MeasureError(f"measure names are strings, got {type(text).__name__} {text!r}")
+    for text in (name for given in texts for name in _names_in(given)):
         parsed = parse(text, rel=rel)
         for measure in parsed:
             if isinstance(measure, TextMeasure):
@@ -412,13 +427,17 @@ def _suggestion(name: str, spelling: str) -> str:
 
     Only a close match (difflib ratio >= 0.75: a typo, not another measure that shares letters), never
     the spelling typed itself; a trec_eval family written with @k (`ndcg_cut@10`) is told its two
-    spellings, trec_eval's `ndcg_cut_10` and `nDCG@10`.
+    spellings, trec_eval's `ndcg_cut_10` and `nDCG@10`, and so is one written without the `_` (`ndcg_cut10`).
     """
     rest = spelling[len(name):]
     family = next((f for f in TREC_FAMILIES if f.lower() == name.lower()), None)
     cutoff = re.fullmatch(r"@([0-9]+)", rest)
     if family and cutoff:
         return f" (did you mean '{family}_{cutoff.group(1)}' or '{TREC_FAMILIES[family]}{rest}'?)"
+    glued = re.fullmatch(r"(.*[^0-9_])_?([0-9]+)", spelling)  # `ndcg_cut10`: the family and its cutoff run together
+    family = glued and next((f for f in TREC_FAMILIES if f.lower() == glued.group(1).lower().rstrip("_")), None)
+    if family:
+        return f" (did you mean '{family}_{glued.group(2)}' or '{TREC_FAMILIES[family]}@{glued.group(2)}'?)"
     known = [*_TREC_DEFAULT_CUTOFFS, *(a for m in REGISTRY.values() for a in m.aliases), *REGISTRY, *RANX_SPELLINGS]
     by_lower = {s.lower(): s for s in known if s.lower() != name.lower()}  # the canonical spelling wins
     ratio = {s: difflib.SequenceMatcher(None, name.lower(), s).ratio() for s in by_lower}

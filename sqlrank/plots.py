@@ -163,7 +163,11 @@ def _cutoff(plt, values, runs, measure=None, baseline=None, families=None):
         axis.set_xlabel("cutoff k")
         axis.set_ylabel(f"mean {plot_label(family)}@k")
         axis.set_title(f"{plot_label(family)}@k by cutoff")
-        axis.set_xticks([k for k, _ in points])
+        cutoffs = [k for k, _ in points]
+        if cutoffs[-1] >= 10 * cutoffs[0]:  # trec_eval's 5 ... 1000: a linear axis would crowd the small ones
+            axis.set_xscale("log")
+            axis.minorticks_off()
+        axis.set_xticks(cutoffs, [str(k) for k in cutoffs])
         axis.grid(alpha=0.3)
         axis.legend(title="run")
     return figure

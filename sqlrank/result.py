@@ -61,11 +61,12 @@ class Report:
                 lines.append(duplicates_notice(source, "run", dropped, self.duplicates_policy))
         action = {"zero": "scored 0", "skip": "left out of the mean", "error": "refused"}[self.missing_policy]
         for run_id, run in self.runs.items():
-            if run_id in self.empty_runs:
+            if run_id in self.empty_runs:  # one notice: its queries are all missing, which this says
                 lines.append(f"run '{run_id}': the run has no rows: every qrels query is {action} "
                              f"(missing='{self.missing_policy}')")
-            if run.missing_queries:
-                shown = ", ".join(run.missing_queries[:3]) + (", ..." if len(run.missing_queries) > 3 else "")
+            elif run.missing_queries:
+                missing = sorted(run.missing_queries, key=id_order)
+                shown = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
                 lines.append(f"run '{run_id}': {len(run.missing_queries)} of {self.qrels_queries} qrels queries "
                              f"have no documents ({shown}): {action} (missing='{self.missing_policy}')")
             if run.run_only_queries:
@@ -106,8 +107,26 @@ def duplicates_notice(source: str, kind: str, dropped: int, policy: str) -> str:
     return f"{source}: {_count(dropped, 'duplicate ' + row)} dropped, {kept} {value} (duplicates='{policy}')"
 
 
+def id_order(query_id: str) -> tuple:
+    """Ids as a person orders them: numbers by their value (2 before 10), then text as text."""
+    return (0, int(query_id), query_id) if query_id.isdigit() else (1, 0, query_id)
+
+
 def _count(number: int, singular: str, plural: str | None = None) -> str:
     return f"{number} {singular if number == 1 else plural or singular + 's'}"
+
+
+def dataframes(library: str):
+    """pandas or polars, imported, or an error that says how to install it (the `dataframes` extra)."""
+    import importlib
+
+    try:
+        return importlib.import_module(library)
+    except ImportError:
+        from .errors import OutputError
+
+        hint = "in the sqlrank checkout, .venv/bin/pip install -e '.[dataframes]'"
+        raise OutputError(f"to_{library}() needs {library}: {hint} (or use to_arrow(), which needs nothing more)") from None
 
 
 class Result:
@@ -144,13 +163,19 @@ class Result:
         (5, or null for a measure without one), so that a measure is plotted against k without parsing names."""
         return self._with_cutoffs() if cutoff else self._table
 
-    def to_pandas(self, *, cutoff: bool = False):
-        return self.to_arrow(cutoff=cutoff).to_pandas()
+    def to_pandas(self, *, cutoff: bool = False, wide: bool = False, per_query: bool = False):
+        """The long table as a pandas DataFrame; wide=True: wide()'s table, per_query=True: per_query's."""
+        dataframes("pandas")
+        return self._table_for(cutoff, wide, per_query).to_pandas()
 
-    def to_polars(self, *, cutoff: bool = False):
-        import polars as pl
+    def to_polars(self, *, cutoff: bool = False, wide: bool = False, per_query: bool = False):
+        """As to_pandas(), as a polars DataFrame."""
+        return dataframes("polars").from_arrow(self._table_for(cutoff, wide, per_query))
 
-        return pl.from_arrow(self.to_arrow(cutoff=cutoff))
+    def _table_for(self, cutoff: bool, wide: bool, per_query: bool) -> pa.Table:
+        if wide:
+            return self.wide()
+        return self.per_query if per_query else self.to_arrow(cutoff=cutoff)
 
     def wide(self, *, means: bool = False) -> pa.Table:
         """The per-query values with one column per measure: (run_id, query_id, <measure>...), in the long
@@ -228,6 +253,15 @@ class Result:
     def rows(self, per_query: bool = False) -> pa.Table:
         """The rows a report shows, long form: the `all` rows (the means), or with per_query all of them."""
         return self._table if per_query else where_all(self._table, True)
+
+    def without_summary(self) -> "Result":
+        """This result without the `all` rows (the means): the per-query rows only, as trec_eval -n prints."""
+        import copy
+
+        shown = copy.copy(self)
+        shown._table = where_all(self._table, False)
+        shown.text_rows = [row for row in self.text_rows if row.get("query_id") != "all"]
+        return shown
 
     def measure(self, name: str) -> Measure:
         """The parsed measure behind a name of the measure column ("nDCG@10")."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import warnings
 
-from .errors import EvaluationError
+from .errors import ChoiceError, EvaluationError
 
 # test name -> what it is; the order is the order of the report's columns
 TESTS = {
@@ -43,11 +43,11 @@ def test_names(tests) -> list[str]:
     for test in tests:
         name = TEST_ALIASES.get(str(test).lower(), str(test).lower())
         if name not in TESTS:
-            raise EvaluationError(f"unknown test {test!r}: expected one of {', '.join(TESTS)}")
+            raise ChoiceError(f"unknown test {test!r}: expected one of {', '.join(TESTS)}")
         if name not in names:
             names.append(name)
     if not names:
-        raise EvaluationError(f"no test asked for: give one or more of {', '.join(TESTS)}")
+        raise ChoiceError(f"no test asked for: give one or more of {', '.join(TESTS)}")
     return names
 
 
@@ -57,7 +57,7 @@ def correction_name(correction: str | None, comparisons: int) -> str:
         return "holm" if comparisons > 1 else "none"
     name = CORRECTION_ALIASES.get(correction.lower(), correction.lower())
     if name not in CORRECTIONS:
-        raise EvaluationError(f"unknown correction {correction!r}: expected one of {', '.join(CORRECTIONS)}")
+        raise ChoiceError(f"unknown correction {correction!r}: expected one of {', '.join(CORRECTIONS)}")
     return name
 
 
@@ -133,7 +133,7 @@ def adjust(p_values, correction: str) -> list[float]:
     elif correction == "bh":
         values = np.minimum(np.minimum.accumulate((ranked * m / np.arange(1, m + 1))[::-1])[::-1], 1.0)
     else:
-        raise EvaluationError(f"unknown correction {correction!r}: expected one of {', '.join(CORRECTIONS)}")
+        raise ChoiceError(f"unknown correction {correction!r}: expected one of {', '.join(CORRECTIONS)}")
     in_place = np.empty(m)
     in_place[order] = values
     adjusted[known] = in_place

@@ -180,14 +180,15 @@ def test_missing_column_names_the_columns_found(tmp_path):
     run = pd.DataFrame(RUN_ROWS, columns=["topic", "document", "s"])
     with pytest.raises(InputError) as error:
         sqlrank.evaluate(DATA / "qrels.txt", run, ["AP"])
-    assert str(error.value) == ("<pandas DataFrame run>: missing column 'query_id' (found topic, document, s); "
-                                "pass query_col=<name> (CLI: --query-col <name>)")
+    assert str(error.value) == ("<pandas DataFrame run>: missing columns 'query_id', 'doc_id', 'score' (found topic, "
+                                "document, s); did you mean run_columns={'query_id': 'topic', 'doc_id': 'document'}, "
+                                "and which column is the score?")
     path = tmp_path / "run.csv"
     run.to_csv(path, index=False)
     with pytest.raises(InputError) as error:
         sqlrank.evaluate(DATA / "qrels.txt", path, ["AP"], query_col="topic", doc_col="docid")
-    assert str(error.value) == (f"{path}: missing column 'docid' (found topic, document, s); "
-                                "pass doc_col=<name> (CLI: --doc-col <name>)")
+    assert str(error.value) == (f"{path}: missing columns 'docid', 'score' (found topic, document, s); "
+                                "did you mean run_columns={'doc_id': 'document'}, and which column is the score?")
 
 
 def test_unsupported_object_is_refused():
@@ -195,7 +196,8 @@ def test_unsupported_object_is_refused():
         sqlrank.evaluate(DATA / "qrels.txt", [("q1", "A", 1.0)], ["AP"])
     assert str(error.value) == (
         "<builtins tuple>: cannot use a tuple as the run; pass a file path, a pandas or polars DataFrame, "
-        "a pyarrow Table, a DuckDB relation or a dict {query_id: {doc_id: value}}"
+        "a pyarrow Table, a DuckDB relation, a dict {query_id: {doc_id: value}} or an iterable of ir_measures' "
+        "Qrel / ScoredDoc named tuples"
     )
 
 

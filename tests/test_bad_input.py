@@ -460,7 +460,7 @@ def test_missing_column_lists_the_columns_found_and_the_option(tmp_path, qrels):
     pq.write_table(pa.table({"query_id": ["q1"], "document": ["a"], "score": [1.0]}), tmp_path / "run.parquet")
     assert error_of(qrels, tmp_path / "run.parquet") == (
         f"{tmp_path / 'run.parquet'}: missing column 'doc_id' (found query_id, document, score); "
-        "pass doc_col=<name> (CLI: --doc-col <name>)")
+        "did you mean run_columns={'doc_id': 'document'}?")
     frame = pd.DataFrame({"query_id": ["q1"], "doc_id": ["a"]})
     assert error_of(qrels, frame) == ("<pandas DataFrame run>: missing column 'score' (found query_id, doc_id); "
                                       "pass score_col=<name> (CLI: --score-col <name>)")
@@ -469,7 +469,7 @@ def test_missing_column_lists_the_columns_found_and_the_option(tmp_path, qrels):
 def test_a_mapped_column_that_does_not_exist_is_named(tmp_path, qrels):
     csv = write(tmp_path, "run.csv", "qid,docno,score\nq1,a,3\n")
     assert error_of(qrels, csv, query_col="query") == (
-        f"{csv}: missing column 'query' (found qid, docno, score); pass query_col=<name> (CLI: --query-col <name>)")
+        f"{csv}: missing column 'query' (found qid, docno, score); did you mean run_columns={{'query_id': 'qid'}}?")
 
 
 @pytest.mark.parametrize("source, message", [
@@ -539,7 +539,7 @@ def test_gzip_is_recognised_by_content_not_by_name(tmp_path, qrels):
 def test_a_path_that_does_not_exist(tmp_path, qrels):
     missing = tmp_path / "nope.trec"
     assert error_of(qrels, missing) == (f"{missing}: no such file; check the path (the run comes second: "
-                                        "sqlrank eval QRELS RUN)")
+                                        "evaluate(qrels, run, measures))")
 
 
 def test_a_directory_is_not_a_file(tmp_path, qrels):
@@ -608,7 +608,7 @@ def test_an_unreadable_file_as_any_user(tmp_path, qrels, monkeypatch):
 @pytest.mark.parametrize("source", [42, None, [[1, 2]], object()])
 def test_an_object_that_is_not_a_table_is_refused(qrels, source):
     message = error_of(qrels, source)
-    assert "; pass a file path, a pandas or polars DataFrame, a pyarrow Table, a DuckDB relation or a dict" in message
+    assert "; pass a file path, a pandas or polars DataFrame, a pyarrow Table, a DuckDB relation, a dict" in message
 
 
 def test_a_dict_with_a_value_that_is_not_a_number(qrels):

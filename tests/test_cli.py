@@ -274,8 +274,8 @@ def test_column_options(tmp_path):
     (tmp_path / "run.csv").write_text("topic,item,points\nq1,d2,2.0\nq1,d1,1.0\n")
     plain = invoke("eval", tmp_path / "qrels.csv", tmp_path / "run.csv", "-m", "RR")
     assert plain.exit_code == 1
-    assert "qrels.csv: missing column 'query_id' (found topic, item, gain_label)" in plain.stderr
-    assert "--query-col" in plain.stderr
+    assert ("qrels.csv: missing columns 'query_id', 'relevance' (found topic, item, gain_label); did you mean "
+            "--qrels-map query_id=topic --qrels-map relevance=gain_label?") in plain.stderr
     mapped = invoke("eval", tmp_path / "qrels.csv", tmp_path / "run.csv", "-m", "RR", "-f", "json",
                     "--query-col", "topic", "--doc-col", "item", "--score-col", "points",
                     "--relevance-col", "gain_label")

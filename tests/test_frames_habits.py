@@ -129,16 +129,17 @@ def test_a_dataframe_error_names_the_argument():
 
 
 def test_swapped_dataframes_and_parquet_files_say_the_qrels_come_first(tmp_path):
+    # a column `score` is ranx's and BEIR's name for the labels: a run's fractions there name the swap
     assert error_text(RUN, QRELS) == (
-        "<pandas DataFrame qrels>: missing column 'relevance' (found qid, docno, score); pass relevance_col=<name> "
-        "(CLI: --relevance-col <name>); this looks like a run (a score column 'score'): the qrels come first, "
-        "then the run")
+        "<pandas DataFrame qrels>: its column 'score' would be the labels (as ranx and BEIR name them), but it holds "
+        "fractions (0.4): this looks like a run; the qrels come first, then the run (labels in another column: "
+        "qrels_columns={'relevance': <name>})")
     RUN.to_parquet(tmp_path / "run.parquet")
     QRELS.to_parquet(tmp_path / "qrels.parquet")
     assert error_text(tmp_path / "run.parquet", tmp_path / "qrels.parquet") == (
-        f"{tmp_path / 'run.parquet'}: missing column 'relevance' (found qid, docno, score); pass "
-        "relevance_col=<name> (CLI: --relevance-col <name>); this looks like a run (a score column 'score'): the "
-        "qrels come first, then the run")
+        f"{tmp_path / 'run.parquet'}: its column 'score' would be the labels (as ranx and BEIR name them), but it "
+        "holds fractions (0.4): this looks like a run; the qrels come first, then the run (labels in another column: "
+        "qrels_columns={'relevance': <name>})")
     # qrels whose labels pass as scores ('rating' is both): the run side names the swap
     assert error_text(QRELS, QRELS.rename(columns={"label": "points"})) == (
         "<pandas DataFrame run>: missing column 'score' (found qid, docno, points); pass score_col=<name> "
@@ -285,9 +286,8 @@ def test_an_empty_run_scores_every_qrels_query_0_and_says_so(empty):
     result = sqlrank.evaluate(QRELS, empty, ["AP", "NumRel"])
     assert result.summary == {"AP": 0.0, "NumRel": 6.0 + 3.0 + 1.0}  # label >= 1: q1 A-F, q2 a-c, q3 x
     assert {r["query_id"] for r in result.per_query.to_pylist()} == {"q1", "q2", "q3"}
-    assert result.notices() == [
-        "run 'run': the run has no rows: every qrels query is scored 0 (missing='zero')",
-        "run 'run': 3 of 3 qrels queries have no documents (q1, q2, q3): scored 0 (missing='zero')"]
+    assert result.notices() == [  # one notice: its queries are missing because it has no rows
+        "run 'run': the run has no rows: every qrels query is scored 0 (missing='zero')"]
 
 
 def test_an_empty_run_under_skip_or_error():

@@ -41,8 +41,9 @@ def test_errors_and_sqlgen_import_nothing_of_sqlrank(name):
 
 
 def test_a_format_module_imports_no_other_format():
-    """A format module builds on the shared pieces (base, files, tables, frames), never on another format."""
-    shared = {"readers.base", "readers.files", "readers.tables", "readers.frames"}
+    """A format module builds on the shared pieces (base, files, tables, frames, and mapping for the files that
+    hold a dict: ranx's JSON and .lz4), never on another format."""
+    shared = {"readers.base", "readers.files", "readers.tables", "readers.frames", "readers.mapping"}
     formats = {reader.read.func.__module__ if hasattr(reader.read, "func") else reader.read.__module__
                for reader in readers.READERS}
     for module in formats:

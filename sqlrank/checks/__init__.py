@@ -19,7 +19,7 @@ from contextlib import contextmanager
 import duckdb
 
 from .. import sqlgen
-from ..errors import InputError
+from ..errors import InputError, at_command_line, option_hint
 from . import messages
 from .pair_screen import bad_row, screen
 
@@ -107,8 +107,9 @@ def resolve_duplicates(con, loaded, kind: str, policy: str) -> int:
     if policy == "error":
         several = ""
         if kind == "run" and not has_run_id and loaded.other_columns:
-            several = ("; if one column names the system of each row (a table of several runs), pass run_col=<name> "
-                       f"(CLI: --run-col <name>); other columns: {', '.join(loaded.other_columns[:5])}")
+            several = ("; if one column names the system of each row (a table of several runs), pass "
+                       f"{option_hint('run_col=<name>', '--run-col <name>')}; other columns: "
+                       f"{', '.join(loaded.other_columns[:5])}")
         raise duplicates_error(loaded.label, examples, several)
     order = "input_order" if policy == "first" else f"{value_column(kind)} DESC"
     before = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
@@ -128,7 +129,8 @@ def duplicates_error(label: str, examples: list[tuple[str, str, int]], hint: str
     shown = ", ".join(messages.render(messages.DUPLICATE_EXAMPLE, query_id=q, doc_id=d, copies=n)
                       for q, d, n in examples)
     return InputError(messages.render(messages.DUPLICATES, input=label, examples=shown,
-                                      fix=messages.DUPLICATES_FIX_PYTHON) + hint)
+                                      fix=messages.DUPLICATES_FIX_CLI if at_command_line()
+                                      else messages.DUPLICATES_FIX_PYTHON) + hint)
 
 
 __all__ = ["DUPLICATE_POLICIES", "bad_row", "duplicates_error", "resolve_duplicates", "validate", "value_column"]

@@ -19,6 +19,7 @@ DUPLICATES = ("{input}: duplicate (query_id, doc_id) rows, e.g. {examples}; each
 DUPLICATE_EXAMPLE = "query '{query_id}' doc '{doc_id}' ({copies} rows)"
 # what each door offers against duplicates
 DUPLICATES_FIX_PYTHON = "Remove them, or choose a policy: duplicates='first' or 'max' (CLI: --duplicates first|max)"
+DUPLICATES_FIX_CLI = "Remove them, or choose a policy: --duplicates first|max"
 DUPLICATES_FIX_SHELL = ("Remove them, e.g. keep each pair's best row: QUALIFY row_number() OVER "
                         "(PARTITION BY query_id, doc_id ORDER BY {value} DESC) = 1")
 MISSING_COLUMN = "{input}: missing column '{column}' (found {found}); {fix}"

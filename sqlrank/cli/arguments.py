@@ -24,6 +24,27 @@ def measure_list(measures: list[str] | None) -> list[str]:
     return [name for value in measures or DEFAULT_MEASURES for name in sqlrank.split_measure_names(value)]
 
 
+def evaluation(values: dict) -> tuple[dict, tuple]:
+    """The shared evaluation options (options.EVALUATION_OPTIONS) as (sqlrank.evaluate's keywords, the
+    connection's settings: threads, memory limit, temp directory)."""
+    options = dict(values)
+    settings = tuple(options.pop(name) for name in ("threads", "memory_limit", "temp_directory"))
+    options["missing"] = missing_policy(options.pop("missing"), options.pop("complete")).value
+    for name in ("duplicates", "score_precision", "ties", "names", "qrels_format", "run_format"):
+        options[name] = getattr(options[name], "value", options[name])
+    options["qrels_columns"] = column_map(options.pop("qrels_map"), "--qrels-map")
+    options["run_columns"] = column_map(options.pop("run_map"), "--run-map")
+    return options, settings
+
+
+def refuse_formats(options: dict, where: str) -> None:
+    """--qrels-format / --run-format choose a reader of this machine's: refused where another reads the files."""
+    for kind in ("qrels", "run"):
+        if options.pop(f"{kind}_format") is not None:
+            raise typer.BadParameter(f"chooses the reader of sqlrank's own engine; {where} reads the files with "
+                                     "Spark's readers: leave it out", param_hint=f"--{kind}-format")
+
+
 def missing_policy(missing, complete: bool):
     """--missing, or -c (trec_eval's flag for --missing zero); zero when neither is given."""
     if complete and missing not in (None, Missing.zero):
@@ -116,23 +137,31 @@ def destination(fmt, output: Path | None, inputs: tuple = ()):
 def comparison_destination(fmt, output: Path | None, inputs: tuple) -> tuple[str, Path | None]:
     """(format, output or None for stdout) of `sqlrank compare`: -f wins, else the file's extension, else a table.
 
-    Unlike destination(), a file name whose format is unknown is the library's error (exit 1), and
-    Parquet may go to a terminal: compare has always done so, and a change would be a change of behaviour.
+    Unlike destination(), Parquet may go to a terminal: compare has always done so, and a change would be
+    a change of behaviour. A file name whose format is unknown is a usage error (exit 2), as for eval.
     """
     if output is None or str(output) == "-":
         return (fmt.value if fmt else "table"), None
-    fmt_name = fmt.value if fmt else sqlrank.Comparison.format_for(output)
+    try:
+        fmt_name = fmt.value if fmt else sqlrank.Comparison.format_for(output)
+    except SqlrankError as error:
+        raise typer.BadParameter(str(error), param_hint="-o/--output") from None
     sqlrank.export.check_target(output, inputs)
     return fmt_name, output
 
 
 def plotted_measures(kind: str, measures: list[str] | None) -> tuple[list[str], str | None]:
-    """The measures `sqlrank plot` evaluates, and the one it shows when its kind draws one (delta, distribution)."""
-    if not measures and kind in ("cutoff", "pr"):
-        raise typer.BadParameter("name the measures to draw: for cutoff its cutoffs (-m nDCG@5 -m nDCG@10 "
-                                 "-m nDCG@20), for pr the recall levels (-m iprec_at_recall_0.00 ...)",
-                                 param_hint="-m/--measure")
-    evaluated = list(measures or DEFAULT_MEASURES)
+    """The measures `sqlrank plot` evaluates, and the one it shows when its kind draws one (delta, distribution).
+
+    pr draws trec_eval's eleven recall levels unless told others (-m iprec_at_recall_0.00 ...), as trec_eval
+    prints them; cutoff has no cutoffs of its own to choose, so it asks.
+    """
+    if not measures and kind == "cutoff":
+        raise typer.BadParameter("name the cutoffs to draw, e.g. -m nDCG@5 -m nDCG@10 -m nDCG@20 (or "
+                                 "-m 'ndcg_cut.5,10,15,20,30,100,200,500,1000')", param_hint="-m/--measure")
+    if not measures and kind == "pr":
+        measures = [f"iprec_at_recall_{level / 10:.2f}" for level in range(11)]  # trec_eval's 0.00, 0.10 ... 1.00
+    evaluated = measure_list(measures)
     return evaluated, (evaluated[0] if kind in ("delta", "distribution") else None)
 
 

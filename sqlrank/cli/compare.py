@@ -11,13 +11,14 @@ import typer
 import sqlrank
 
 from . import arguments, failures, terminal
-from .options import DEFAULT_MEASURES, Missing, OutputOption, ThreadsOption
+from .options import DEFAULT_MEASURES, OutputOption, evaluation_options
 
 CompareFormat = enum.Enum("CompareFormat", {name: name for name in (
     "table", "markdown", "latex", "csv", "tsv", "json", "jsonl", "parquet")}, type=str)
 PlotKind = enum.Enum("PlotKind", {name: name for name in ("cutoff", "delta", "pr", "distribution")}, type=str)
 
 
+@evaluation_options
 def compare_command(
     qrels: Annotated[Path, typer.Argument(metavar="QRELS", show_default=False,
                                           help="relevance judgments, as for `sqlrank eval`")],
@@ -42,10 +43,8 @@ def compare_command(
         "-f", "--format", case_sensitive=False, show_default=False,
         help="output format [default: table, or from the -o file's extension: .md, .tex, .csv, .json, .parquet]")] = None,
     output: OutputOption = None,
-    missing: Annotated[Missing, typer.Option(
-        "--missing", case_sensitive=False,
-        help="a qrels query absent from a run: scores 0, is left out (and so not compared), or is an error")] = Missing.zero,
-    threads: ThreadsOption = None,
+    *,
+    evaluation: dict,
 ) -> None:
     """Compare runs with a baseline: means, differences, wins/ties/losses, effect sizes and significance tests.
 
@@ -54,18 +53,20 @@ def compare_command(
     """
     with failures.user_errors():
         named_runs, paths = arguments.named_runs(runs)
+        options, settings = arguments.evaluation(evaluation)
         inputs = (qrels, *paths)
         fmt_name, output = arguments.comparison_destination(fmt, output, inputs)
-        with terminal.connect(threads, None, None) as con, terminal.status(f"comparing {len(paths)} runs"):
+        with terminal.connect(*settings) as con, terminal.status(f"comparing {len(paths)} runs"):
             comparison = sqlrank.compare(qrels, named_runs, arguments.measure_list(measure), baseline=baseline,
                                          tests=test or ["ttest"], correction=correction, trials=trials, seed=seed,
-                                         missing=missing.value, connection=con)
+                                         connection=con, **options)
         if output is not None:
             comparison.write(output, fmt_name, inputs)
         else:
             terminal.emit(comparison.render(fmt_name))
 
 
+@evaluation_options
 def plot_command(
     kind: Annotated[PlotKind, typer.Argument(
         metavar="KIND", case_sensitive=False,
@@ -81,16 +82,17 @@ def plot_command(
              f"distribution show the first) [default for delta and distribution: {', '.join(DEFAULT_MEASURES)}]")] = None,
     baseline: Annotated[Optional[str], typer.Option(
         "--baseline", "-b", metavar="NAME", help="delta: the run the others are compared with [default: the first]")] = None,
-    missing: Annotated[Missing, typer.Option("--missing", case_sensitive=False,
-                                             help="a qrels query absent from a run")] = Missing.zero,
+    *,
+    evaluation: dict,
 ) -> None:
     """Draw a picture of an evaluation to a PNG or SVG file (needs the plot extra: matplotlib)."""
     with failures.user_errors():
         named_runs, paths = arguments.named_runs(runs)
         sqlrank.export.check_target(output, (qrels, *paths))
         sqlrank.plots.picture_format(output)  # before the evaluation: a name without a picture's extension
+        options, settings = arguments.evaluation(evaluation)
         measures, shown = arguments.plotted_measures(kind.value, measure)
-        with terminal.connect(None, None, None) as con:
-            result = sqlrank.evaluate(qrels, named_runs, measures, missing=missing.value, connection=con)
+        with terminal.connect(*settings) as con:
+            result = sqlrank.evaluate(qrels, named_runs, measures, connection=con, **options)
         sqlrank.plot(result, kind.value, output, measure=shown, baseline=baseline)
         typer.echo(f"sqlrank: wrote {sqlrank.escaping.notice(output)}", err=True)

@@ -10,11 +10,10 @@ import typer
 import sqlrank
 
 from . import arguments, failures, terminal
-from .options import DEFAULT_MEASURES, Duplicates, Engine, Missing, Names, ScorePrecision, Ties
-from .options import DocColOption, DuplicatesOption, FormatOption, MemoryOption, OutputOption, QueryColOption
-from .options import RelevanceColOption, ScoreColOption, TempOption, ThreadsOption
+from .options import DEFAULT_MEASURES, Engine, FormatOption, OutputOption, evaluation_options
 
 
+@evaluation_options
 def eval_command(
     qrels: Annotated[Path, typer.Argument(
         metavar="QRELS", show_default=False,
@@ -31,50 +30,8 @@ def eval_command(
         "-q", "--per-query", help="one row per query as well as the mean (trec_eval -q)")] = False,
     fmt: FormatOption = None,
     output: OutputOption = None,
-    rel: Annotated[Optional[float], typer.Option(
-        "--rel", "-l", metavar="LABEL", show_default=False,
-        help="minimum label of a relevant document, for measures that do not set rel (trec_eval -l) [default: 1]")] = None,
-    missing: Annotated[Optional[Missing], typer.Option(
-        "--missing", case_sensitive=False, show_default=False,
-        help="a qrels query absent from a run: scores 0 (trec_eval -c), is left out, or is an error "
-             "[default: zero]")] = None,
-    complete: Annotated[bool, typer.Option(
-        "-c", help="a qrels query absent from a run scores 0, as trec_eval -c: the same as --missing zero")] = False,
-    judged_only: Annotated[bool, typer.Option(
-        "-J", "--judged-only",
-        help="remove the documents without a judgment from the rankings before evaluating (trec_eval -J)")] = False,
-    duplicates: DuplicatesOption = Duplicates.error,
-    allow_disjoint: Annotated[bool, typer.Option(
-        "--allow-disjoint", help="evaluate a run that shares no query with the qrels (else an error: the wrong file?)")] = False,
-    depth: Annotated[Optional[int], typer.Option(
-        "-M", "--depth", metavar="N", min=1, max=sqlrank.limits.MAX_DEPTH,
-        help="keep the top N documents of each ranking (trec_eval -M)")] = None,
-    score_precision: Annotated[ScorePrecision, typer.Option(
-        "--score-precision", case_sensitive=False,
-        help="float32 ties scores equal in 32 bits, as pytrec_eval does")] = ScorePrecision.double,
-    ties: Annotated[Ties, typer.Option(
-        "--ties", case_sensitive=False,
-        help="order of equally scored documents: doc id descending (trec_eval), ascending, higher / lower labels "
-             "first, each measure's mean over every order, or the run's own order (rank column, else row order; "
-             "scores not read) (docs/tie-policies.md)")] = Ties.trec,
-    names: Annotated[Names, typer.Option(
-        "--names", case_sensitive=False,
-        help="name each measure as it was asked (-m map prints map) or by its canonical name (AP)")] = Names.asked,
-    query_col: QueryColOption = None,
-    doc_col: DocColOption = None,
-    score_col: ScoreColOption = None,
-    relevance_col: RelevanceColOption = None,
-    run_col: Annotated[Optional[str], typer.Option(
-        "--run-col", metavar="NAME", help="run column naming the system of each row (several runs in one table)")] = None,
-    qrels_map: Annotated[Optional[list[str]], typer.Option(
-        "--qrels-map", metavar="CANONICAL=NAME", show_default=False,
-        help="a qrels column's own name, e.g. query_id=topic (repeatable; wins over --query-col ...)")] = None,
-    run_map: Annotated[Optional[list[str]], typer.Option(
-        "--run-map", metavar="CANONICAL=NAME", show_default=False,
-        help="a run column's own name, e.g. doc_id=item (repeatable; wins over --doc-col ...)")] = None,
-    threads: ThreadsOption = None,
-    memory_limit: MemoryOption = None,
-    temp_directory: TempOption = None,
+    no_summary: Annotated[bool, typer.Option(
+        "-n", "--no-summary", help="per-query rows only, without the mean over queries (trec_eval -n; implies -q)")] = False,
     engine: Annotated[Engine, typer.Option(
         "--engine", case_sensitive=False,
         help="duckdb on this machine, or spark: the same numbers on a Spark cluster, reading the paths Spark reads "
@@ -85,6 +42,8 @@ def eval_command(
     spark_buckets: Annotated[Optional[int], typer.Option(
         "--spark-buckets", metavar="N", min=1, max=sqlrank.limits.MAX_BUCKETS, show_default=False,
         help="groups of queries for --engine spark, each held in one worker's memory [default: from the run's size]")] = None,
+ *,
+    evaluation: dict,
 ) -> None:
     """Evaluate runs against judgments.
 
@@ -93,27 +52,26 @@ def eval_command(
     out or duplicated go to stderr.
     """
     with failures.user_errors():
-        missing = arguments.missing_policy(missing, complete)
         named_runs, paths = arguments.named_runs(runs)
+        options, settings = arguments.evaluation(evaluation)
         fmt_name, target = arguments.destination(fmt, output, inputs=(qrels, *paths))
+        per_query = per_query or no_summary
         # the connection is closed as soon as the numbers are out (which also removes any spill files)
-        with terminal.connect(threads, memory_limit, temp_directory, table_macros=False) as con, \
+        with terminal.connect(*settings, table_macros=False) as con, \
                 terminal.status(f"evaluating {len(paths)} run{'s' if len(paths) > 1 else ''} against {qrels}"):
-            options = dict(rel=rel, missing=missing.value, duplicates=duplicates.value, depth=depth,
-                           score_precision=score_precision.value, query_col=query_col, doc_col=doc_col,
-                           score_col=score_col, relevance_col=relevance_col, ties=ties.value, judged_only=judged_only,
-                           allow_disjoint=allow_disjoint, qrels_columns=arguments.column_map(qrels_map, "--qrels-map"),
-                           run_columns=arguments.column_map(run_map, "--run-map"), run_col=run_col, names=names.value)
             if engine is Engine.spark:
                 from sqlrank import spark
 
+                arguments.refuse_formats(options, "--engine spark")
                 result = spark.evaluate(spark.unfolded(qrels), named_runs, arguments.measure_list(measure),
-                                        spark=spark.session(spark_master), buckets=spark_buckets, threads=threads or 1,
-                                        memory_limit=memory_limit, temp_directory=temp_directory,
-                                        **options).to_result()
+                                        spark=spark.session(spark_master), buckets=spark_buckets,
+                                        threads=settings[0] or 1, memory_limit=settings[1],
+                                        temp_directory=settings[2], **options).to_result()
             else:
                 result = sqlrank.evaluate(qrels, named_runs, arguments.measure_list(measure), connection=con, **options)
         terminal.show_notices(result)
+        if no_summary:
+            result = result.without_summary()
         if target is not None:
             sqlrank.export.write(result, target, fmt_name, per_query=per_query)
         else:

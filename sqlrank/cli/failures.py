@@ -12,7 +12,7 @@ from contextlib import contextmanager
 import typer
 
 import sqlrank
-from sqlrank.errors import SqlrankError
+from sqlrank.errors import DOOR, SqlrankError
 
 STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 _stopped_by: int | None = None  # the signal that asked the command to stop, once one has
@@ -38,7 +38,9 @@ def stopped_by() -> int | None:
 
 @contextmanager
 def user_errors():
-    """A sqlrank error is the user's to fix: one line on stderr and its exit code, no traceback."""
+    """A sqlrank error is the user's to fix: one line on stderr and its exit code, no traceback; the library
+    words its hints for the command line meanwhile (--run-map, not run_columns=)."""
+    door = DOOR.set("cli")
     try:
         yield
     except SqlrankError as error:
@@ -46,6 +48,8 @@ def user_errors():
             raise Stop() from None
         typer.echo(f"sqlrank: error: {sqlrank.escaping.notice(error)}", err=True)  # one line, whatever it quotes
         raise typer.Exit(error.exit_code) from None
+    finally:
+        DOOR.reset(door)
 
 
 def one_line(message: str) -> str:

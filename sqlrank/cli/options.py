@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import enum
+import functools
+import inspect
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -55,3 +57,88 @@ MemoryOption = Annotated[Optional[str], typer.Option(
     "--memory-limit", metavar="SIZE", callback=_memory_size, help="DuckDB memory limit, e.g. 4GB")]
 TempOption = Annotated[Optional[Path], typer.Option(
     "--temp-directory", metavar="DIR", file_okay=False, help="where DuckDB spills when memory runs out")]
+
+
+# ---------------------------------------------------------------- the evaluation's options, one definition
+# `eval`, `compare` and `plot` all evaluate: each takes every one of these, declared here once and added to
+# the command's parameters by @evaluation_options (a researcher who evaluated with -l 2 -M 100 -J --ties ...
+# tests significance and draws under the same settings)
+InputFormat = enum.Enum("InputFormat", {name: name for name in sqlrank.INPUT_FORMATS}, type=str)
+
+EVALUATION_OPTIONS: dict[str, tuple] = {
+    "rel": (Annotated[Optional[float], typer.Option(
+        "--rel", "-l", metavar="LABEL", show_default=False,
+        help="minimum label of a relevant document, for measures that do not set rel (trec_eval -l) [default: 1]")],
+        None),
+    "missing": (Annotated[Optional[Missing], typer.Option(
+        "--missing", case_sensitive=False, show_default=False,
+        help="a qrels query absent from a run: scores 0 (trec_eval -c), is left out, or is an error "
+             "[default: zero]")], None),
+    "complete": (Annotated[bool, typer.Option(
+        "-c", help="a qrels query absent from a run scores 0, as trec_eval -c: the same as --missing zero")], False),
+    "judged_only": (Annotated[bool, typer.Option(
+        "-J", "--judged-only",
+        help="remove the documents without a judgment from the rankings before evaluating (trec_eval -J)")], False),
+    "duplicates": (DuplicatesOption, Duplicates.error),
+    "allow_disjoint": (Annotated[bool, typer.Option(
+        "--allow-disjoint", help="evaluate a run that shares no query with the qrels (else an error: the wrong file?)")],
+        False),
+    "depth": (Annotated[Optional[int], typer.Option(
+        "-M", "--depth", metavar="N", min=1, max=sqlrank.limits.MAX_DEPTH,
+        help="keep the top N documents of each ranking (trec_eval -M)")], None),
+    "score_precision": (Annotated[ScorePrecision, typer.Option(
+        "--score-precision", case_sensitive=False,
+        help="float32 ties scores equal in 32 bits, as pytrec_eval does")], ScorePrecision.double),
+    "ties": (Annotated[Ties, typer.Option(
+        "--ties", case_sensitive=False,
+        help="order of equally scored documents: doc id descending (trec_eval), ascending, higher / lower labels "
+             "first, each measure's mean over every order, or the run's own order (rank column, else row order; "
+             "scores not read) (docs/tie-policies.md)")], Ties.trec),
+    "names": (Annotated[Names, typer.Option(
+        "--names", case_sensitive=False,
+        help="name each measure as it was asked (-m map prints map) or by its canonical name (AP)")], Names.asked),
+    "query_col": (QueryColOption, None),
+    "doc_col": (DocColOption, None),
+    "score_col": (ScoreColOption, None),
+    "relevance_col": (RelevanceColOption, None),
+    "run_col": (Annotated[Optional[str], typer.Option(
+        "--run-col", metavar="NAME", help="run column naming the system of each row (several runs in one table)")],
+        None),
+    "qrels_map": (Annotated[Optional[list[str]], typer.Option(
+        "--qrels-map", metavar="CANONICAL=NAME", show_default=False,
+        help="a qrels column's own name, e.g. query_id=topic (repeatable; wins over --query-col ...)")], None),
+    "run_map": (Annotated[Optional[list[str]], typer.Option(
+        "--run-map", metavar="CANONICAL=NAME", show_default=False,
+        help="a run column's own name, e.g. doc_id=item (repeatable; wins over --doc-col ...)")], None),
+    "qrels_format": (Annotated[Optional[InputFormat], typer.Option(
+        "--qrels-format", case_sensitive=False, show_default=False,
+        help="read the qrels file as this format, whatever its name (e.g. trec for MS MARCO's headerless "
+             "qrels.dev.small.tsv) [default: from its bytes, name and first line]")], None),
+    "run_format": (Annotated[Optional[InputFormat], typer.Option(
+        "--run-format", case_sensitive=False, show_default=False,
+        help="read the run files as this format, whatever their names [default: from their bytes, names and "
+             "first lines]")], None),
+    "threads": (ThreadsOption, None),
+    "memory_limit": (MemoryOption, None),
+    "temp_directory": (TempOption, None),
+}
+
+
+def evaluation_options(command):
+    """The command with EVALUATION_OPTIONS added to its parameters (after its own), handed to it as one
+    dict `evaluation` {option: value}."""
+    own = inspect.signature(command, eval_str=True)
+    kept = [parameter for name, parameter in own.parameters.items() if name != "evaluation"]
+    shared = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+              for name, (annotation, default) in EVALUATION_OPTIONS.items()]
+
+    @functools.wraps(command)
+    def with_options(**values):
+        evaluation = {name: values.pop(name) for name in EVALUATION_OPTIONS}
+        return command(**values, evaluation=evaluation)
+
+    parameters = [parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY) for parameter in kept] + shared
+    with_options.__signature__ = inspect.Signature(parameters)
+    with_options.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
+    del with_options.__wrapped__  # Typer reads the signature above, not the command's own
+    return with_options

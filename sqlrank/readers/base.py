@@ -36,6 +36,11 @@ def canonical_columns(kind: str) -> tuple[str, ...]:
 INPUT_RANK = "input_rank"
 
 
+# a reader chosen by the user (format='trec', --qrels-format trec), carried with the columns like INPUT_RANK:
+# the key is taken out by registry.load() before any reader sees the columns
+FORMAT = "format"
+
+
 def keeps_order(columns: dict) -> bool:
     """Whether a reader is asked to keep the run's order (ties='input') as an input_rank column."""
     return INPUT_RANK in columns

@@ -14,7 +14,7 @@ from .. import sqlgen
 from ..checks import resolve_duplicates
 from ..errors import EvaluationError
 from ..result import Report
-from . import files
+from . import files, records
 from .registry import load, run_name_suffixes
 from .trec import run_tag
 from .tables import INTEGER_TYPES
@@ -61,7 +61,7 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
         if loaded.no_rows:
             report.empty_runs.append(name or "run")
         # a table's doc_id column, named when a run matches no judgment (TREC files and dicts have no choice)
-        chose = loaded.fmt != "trec" and not loaded.label.startswith("<dict")
+        chose = loaded.fmt not in ("trec", "dict") and not loaded.label.startswith("<dict")
         report.doc_columns[loaded.table] = loaded.columns.get("doc_id") if chose else None
         report.input_notes += loaded.notes
         if loaded.fmt == "trec" and not has_run_id:  # trec_eval's runid: the tag of the run's first line
@@ -123,7 +123,7 @@ def named_runs(run):
         return [(None, run, False)]  # pytrec_eval shape {qid: {docid: score}}; {} is a run that retrieved nothing
     if isinstance(run, dict):
         return [(str(name), source, True) for name, source in run.items()]
-    if isinstance(run, (list, tuple)):
+    if isinstance(run, (list, tuple)) and not records.accepts(run):
         if not run:
             raise EvaluationError("no runs given: the list of runs is empty")
         return [(run_name(source, i), source, False) for i, source in enumerate(run)]

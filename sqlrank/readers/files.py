@@ -16,7 +16,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InputError, SqlrankError, first_line, out_of_memory
+from ..errors import InputError, SqlrankError, at_command_line, first_line, out_of_memory
 from .base import Loaded
 
 # C isspace(), trec_eval's field separator; the BOM is trimmed with it
@@ -55,8 +55,8 @@ def open_file(path: Path, kind: str) -> File:
         raise InputError(f"{label}: not a usable file name ({error}); check the path") from None
     if not exists:
         order = "first" if kind == "qrels" else "second"
-        raise InputError(f"{label}: no such file; check the path (the {kind} comes {order}: "
-                         "sqlrank eval QRELS RUN)")
+        usage = "sqlrank eval QRELS RUN" if at_command_line() else "evaluate(qrels, run, measures)"
+        raise InputError(f"{label}: no such file; check the path (the {kind} comes {order}: {usage})")
     if is_dir:
         raise InputError(f"{label}: is a directory, expected a {kind} file; name a file inside it")
     if not is_file:

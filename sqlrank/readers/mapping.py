@@ -14,10 +14,11 @@ from . import frames, tables
 from .base import INPUT_RANK, Loaded, Reader, keeps_order
 
 
-def read(con, source: dict, table: str, kind: str, columns: dict) -> Loaded:
+def read(con, source: dict, table: str, kind: str, columns: dict, label: str | None = None) -> Loaded:
+    """The dict as a table; `label` names it in messages (a file's path, when it came from one)."""
     import pyarrow as pa
 
-    label = f"<dict {kind}>"
+    label = label or f"<dict {kind}>"
     value_name = value_column(kind)
     qids, dids, values = [], [], []
     for qid, docs in source.items():

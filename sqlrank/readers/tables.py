@@ -14,23 +14,25 @@ given twice, or a recognised name in any case (qid, QID, RUN_ID), follows one ru
 from __future__ import annotations
 
 import math
+import re
 from typing import Optional
 
 import duckdb
 
 from .. import checks, sqlgen
 from ..checks import messages
-from ..errors import InputError, SqlrankError, first_line, shorten
+from ..errors import InputError, SqlrankError, at_command_line, first_line, option_hint, shorten
 from . import files
 from .base import INPUT_RANK, Explain, Loaded, canonical_columns, create, keeps_order
 
-# common spellings of the canonical columns in the wild (ir_measures, ranx, pandas users)
+# common spellings of the canonical columns in the wild (ir_measures, ranx, BEIR, pandas users)
 _COLUMN_SYNONYMS = {
-    "query_id": ("query_id", "qid", "query", "q_id", "user_id", "user"),
+    "query_id": ("query_id", "qid", "query", "q_id", "user_id", "user", "query-id"),
     # docno before docid: PyTerrier frames carry both, docno the collection's id and docid Terrier's internal number
-    "doc_id": ("doc_id", "docno", "docid", "doc", "item_id", "item", "pid"),
+    "doc_id": ("doc_id", "docno", "docid", "doc", "item_id", "item", "pid", "corpus-id"),
     "score": ("score", "sim", "similarity", "prediction", "rating"),
-    "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "rating", "target"),
+    # last, `score`: ranx's qrels (q_id, doc_id, score) and BEIR's (query-id, corpus-id, score) name the label so
+    "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "rating", "target", "score"),
 }
 _OPTION = {"query_id": "query_col", "doc_id": "doc_col", "score": "score_col", "relevance": "relevance_col",
            "run_id": "run_col"}
@@ -60,7 +62,21 @@ def load_described(con, loaded: Loaded, relation: str, found: list[tuple[str, st
     select = canonical_select(found, kind, columns, loaded)
     create(con, loaded, kind, f"SELECT {select} FROM {relation}", materialize)
     checks.validate(con, loaded, kind)
+    if kind == "qrels" and columns.get("relevance") is None and loaded.columns["relevance"].lower() == "score":
+        _refuse_run_scores(con, loaded)
     return loaded
+
+
+def _refuse_run_scores(con, loaded: Loaded) -> None:
+    """Qrels labels taken from a column `score` (ranx's and BEIR's name) must be whole numbers: fractions are a
+    run's scores, given where the qrels go."""
+    fraction = con.execute(f"SELECT min(relevance) FROM {sqlgen.identifier(loaded.table)} "
+                           "WHERE relevance <> round(relevance)").fetchone()
+    if fraction[0] is not None:
+        option = "--qrels-map relevance=<name>" if at_command_line() else "qrels_columns={'relevance': <name>}"
+        raise InputError(f"{loaded.label}: its column '{shorten(loaded.columns['relevance'])}' would be the labels (as "
+                         f"ranx and BEIR name them), but it holds fractions ({fraction[0]}): this looks like a run; "
+                         f"the qrels come first, then the run (labels in another column: {option})")
 
 
 def describe(con, relation: str) -> list[tuple[str, str]]:
@@ -74,16 +90,13 @@ def canonical_select(found: list[tuple[str, str]], kind: str, columns: dict, loa
     names = [name for name, _ in found]
     label = loaded.label
     parts = []
+    chosen = {canonical: str(columns[canonical]) if columns.get(canonical) is not None else _guess(names, canonical)
+              for canonical in canonical_columns(kind)}
+    missing = [canonical for canonical, column in chosen.items() if column is None or column not in types]
+    if missing:
+        raise missing_columns(label, kind, missing, chosen, names, columns)
     for canonical in canonical_columns(kind):
-        given = columns.get(canonical)
-        column = str(given) if given is not None else _guess(names, canonical)
-        if column is None or column not in types:
-            option = _OPTION[canonical]
-            raise InputError(messages.render(
-                messages.MISSING_COLUMN, input=label, column=shorten(column or canonical),
-                found=shorten(', '.join(names), 200) or 'no columns',
-                fix=f"pass {option}=<name> (CLI: --{option.replace('_', '-')} <name>)"
-                    + _swapped(names, kind, columns)))
+        column = chosen[canonical]
         _check_type(label, canonical, column, types[column])
         loaded.columns[canonical] = column
         if canonical == "query_id":
@@ -95,7 +108,7 @@ def canonical_select(found: list[tuple[str, str]], kind: str, columns: dict, loa
     run_column = columns.get("run_id") if kind == "run" else None
     if run_column is not None and run_column not in types:
         raise InputError(f"{label}: missing column '{shorten(run_column)}' (found {shorten(', '.join(names), 200)}); "
-                         "pass run_col=<name> (CLI: --run-col <name>)")
+                         f"pass {option_hint('run_col=<name>', '--run-col <name>')}")
     run_column = run_column or _matching(names, "run_id")  # recognised in any case, as the other columns are (_guess)
     if kind == "run" and run_column is not None:
         loaded.columns["run_id"] = run_column
@@ -156,13 +169,64 @@ def inexact_integer(where: str, value, value_name: str) -> InputError:
                       "subtract their minimum, or divide them) or give them as floating-point numbers")
 
 
+# words that name a canonical column without being one of its spellings above, offered as "did you mean"
+_LIKELY = {"query_id": ("topic", "topic_id", "qno", "question", "session"),
+           "doc_id": ("document", "document_id", "passage", "product", "article"),
+           "score": ("pred", "predicted", "logit", "value"), "relevance": ("qrel", "gain", "grades")}
+
+
+def missing_columns(label: str, kind: str, missing: list[str], chosen: dict, names: list[str],
+                    columns: dict) -> InputError:
+    """Every canonical column not found, in one message, with the input's likely columns for them and the
+    option that maps them, worded for the door in use (errors.at_command_line)."""
+    taken = {column for canonical, column in chosen.items() if canonical not in missing}
+    likely: dict[str, str] = {}
+    for canonical in missing:
+        column = _likely(canonical, [name for name in names if name not in taken | set(likely.values())])
+        if column is not None:
+            likely[canonical] = column
+    cli = at_command_line()
+    wanted = ", ".join(f"'{shorten(chosen[canonical] or canonical)}'" for canonical in missing)
+    if likely:
+        mapped = (" ".join(f"--{kind}-map {c}={shorten(n)}" for c, n in likely.items()) if cli else
+                  f"{kind}_columns={{{', '.join(f'{c!r}: {shorten(n)!r}' for c, n in likely.items())}}}")
+        unsure = [c for c in missing if c not in likely]
+        rest = f", and which column is the {' and the '.join(unsure)}" if unsure else ""
+        fix = f"did you mean {mapped}{rest}?"
+    else:
+        fix = "pass " + option_hint(", ".join(f"{_OPTION[c]}=<name>" for c in missing),
+                                    " ".join(f"--{_OPTION[c].replace('_', '-')} <name>" for c in missing))
+    found = shorten(', '.join(names), 200) or 'no columns'
+    if len(missing) == 1:
+        message = messages.render(messages.MISSING_COLUMN, input=label, column=wanted[1:-1], found=found, fix=fix)
+    else:
+        message = f"{label}: missing columns {wanted} (found {found}); {fix}"
+    return InputError(message + _swapped(names, kind, columns))
+
+
+def _likely(canonical: str, names: list[str]) -> str | None:
+    """The column most like `canonical`: a known word as a part of its name (relevance_score), or a near
+    spelling (quer_id); None when none is close."""
+    import difflib
+
+    words = _COLUMN_SYNONYMS[canonical] + _LIKELY[canonical]
+    best, best_score = None, 0.75
+    for name in names:
+        parts = [part for part in re.split(r"[^a-z0-9]+", name.lower()) if part]
+        score = max(0.9 if word in parts else difflib.SequenceMatcher(None, name.lower(), word).ratio()
+                    for word in words)
+        if score > best_score:
+            best, best_score = name, score
+    return best
+
+
 def _swapped(names: list[str], kind: str, columns: dict) -> str:
     """The hint for a run given as the qrels (or the other way round): its value column has the other's name."""
     if columns.get("score" if kind == "run" else "relevance") is not None:
         return ""  # the user named the column: it is not a guess gone wrong
     other, looks_like = ("relevance", "qrels") if kind == "run" else ("score", "a run")
     column = _guess(names, other)
-    if column is None:
+    if column is None or column.lower() == "score":  # a run's own column (qrels name their labels so only at ranx)
         return ""
     return f"; this looks like {looks_like} (a {other} column '{shorten(column)}'): the qrels come first, then the run"
 

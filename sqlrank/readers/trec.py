@@ -26,6 +26,7 @@ read a wrong number):
 from __future__ import annotations
 
 import gzip
+import re
 from pathlib import Path
 
 import duckdb
@@ -314,6 +315,29 @@ def _line_number(path: Path, compression: str, line: str, separator: bool) -> in
     except READ_ERRORS:
         return None
     return None
+
+
+def headerless(line: str, kind: str | None) -> bool:
+    """Whether a first data line is a TREC line of `kind` (either kind for None): its value fields numbers.
+
+    A header line (query_id, doc_id, score) never is, so a .tsv/.csv file starting with one is a TREC file.
+    """
+    fields = line.split()
+    qrels = len(fields) == 4 and _leading_integer(fields[3])
+    run = len(fields) >= 6 and _leading_integer(fields[3]) and _is_number(fields[4])
+    return {"qrels": qrels, "run": run}.get(kind, qrels or run)
+
+
+def _leading_integer(text: str) -> bool:
+    return bool(re.match(r"[+-]?[0-9]", text))
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 READER = Reader("trec", read, first_line=lambda line: True, usual_extensions=(".trec", ".txt", ".run"))

@@ -16,6 +16,7 @@ from ..errors import EvaluationError, InputError
 from ..readers.base import Loaded
 from ..readers.evaluation import check_distinct, named_runs, named_twice
 from ..readers.tables import canonical_select, describe, explainer, rank_column
+from ..readers.trec import headerless
 from .runtime import import_pyspark
 
 ORDER = "sqlrank_input_order"  # the input's row order, kept through the shuffle for duplicates='first'
@@ -43,7 +44,10 @@ def read_source(spark, source, kind: str):
                          "a table name or a path")
     if "/" not in source and "\\" not in source and _is_table(spark, source):
         return spark.table(source), source, None
-    return _read_path(spark, source, kind), source, source if _format_of(source) == "trec" else None
+    fmt = _format_of(source)
+    if fmt in ("csv", "tsv") and _headerless_trec(spark, source, kind):
+        fmt = "trec"  # MS MARCO's qrels.dev.small.tsv, as the single-machine reader recognises it
+    return _read_path(spark, source, kind, fmt), source, source if fmt == "trec" else None
 
 
 def _is_table(spark, name: str) -> bool:
@@ -53,9 +57,19 @@ def _is_table(spark, name: str) -> bool:
         return False
 
 
-def _read_path(spark, path: str, kind: str):
-    """A path Spark reads: Parquet (file or folder), CSV/TSV with a header, JSON lines, else TREC text."""
-    fmt = _format_of(path)
+def _headerless_trec(spark, path: str, kind: str) -> bool:
+    """Whether a .csv/.tsv file's first data line is a TREC line of `kind` (readers.trec.headerless)."""
+    functions = import_pyspark().sql.functions
+    try:
+        line = spark.read.text(path).select(functions.trim("value").alias("line")).filter(
+            (functions.col("line") != "") & ~functions.col("line").startswith("#")).first()
+    except Exception:  # no such path: _read_path says so in its words
+        return False
+    return line is not None and headerless(line["line"], kind)
+
+
+def _read_path(spark, path: str, kind: str, fmt: str):
+    """A path Spark reads as `fmt`: Parquet (file or folder), CSV/TSV with a header, JSON lines, else TREC text."""
     try:
         if fmt == "parquet":
             return spark.read.parquet(path)

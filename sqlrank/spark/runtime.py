@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import tempfile
+import warnings
 from pathlib import Path
 
 from ..errors import EvaluationError
@@ -29,7 +31,7 @@ def session(master: str | None = None, app_name: str = "sqlrank", ui: bool = Fal
         return active
     require_java()
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    builder = SparkSession.builder.appName(app_name)
+    builder = quiet(SparkSession.builder.appName(app_name))
     if master is not None:  # otherwise spark-submit's master, or pyspark's default local[*]
         builder = builder.master(master)
     if ui:
@@ -46,8 +48,25 @@ def session(master: str | None = None, app_name: str = "sqlrank", ui: bool = Fal
     return created
 
 
+# Spark's JVM logging at ERROR (no WARN lines among sqlrank's notices), read by the driver and executor JVMs
+QUIET_LOGGING = Path(__file__).with_name("log4j2.properties")
+
+
+def quiet(builder):
+    """The session's builder set to print nothing sqlrank was not asked for: Spark's JVM logs errors only,
+    its Python workers leave out pyspark's FutureWarning about the pandas version, and the SQL warehouse
+    (which sqlrank never writes to) goes to the temporary folder, not spark-warehouse/ in the working one."""
+    java = f"-Dlog4j2.configurationFile={QUIET_LOGGING.as_uri()}"
+    return (builder.config("spark.driver.extraJavaOptions", java).config("spark.executor.extraJavaOptions", java)
+            .config("spark.executorEnv.PYTHONWARNINGS", "ignore::FutureWarning")
+            .config("spark.sql.warehouse.dir", str(Path(tempfile.gettempdir()) / "sqlrank-spark-warehouse")))
+
+
 def import_pyspark():
     """pyspark, or an error saying how to install it."""
+    # pyspark warns, whenever it first converts to pandas, about pandas versions it has not tested: that one
+    # warning only, for as long as the process uses pyspark (the Arrow functions sqlrank runs are unaffected)
+    warnings.filterwarnings("ignore", category=FutureWarning, message="PySpark does not yet fully support")
     try:
         import pyspark.sql
         import pyspark.sql.functions  # noqa: F401
