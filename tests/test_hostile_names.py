@@ -68,9 +68,9 @@ def test_a_comparison_in_every_text_format():
     runs = 1 + len(HOSTILE)
     markdown = _clean(comparison.to_markdown(), 2 + runs + 2)
     assert markdown[-1].startswith("† p < 0.05") and r"x\\ninput" not in markdown[-1]
-    latex = _clean(comparison.to_latex(), 6 + runs + 1)
-    assert latex[-1].startswith("% ") and latex[-2] == r"\end{tabular}"
-    assert r"baseline x\textbackslash{}n\textbackslash{}input\{/etc/hostname\}" in latex[-1]
+    latex = _clean(comparison.to_latex(), 6 + runs)
+    assert latex[-2].startswith(r"\multicolumn") and latex[-1] == r"\end{tabular}"  # the legend, a table row
+    assert r"baseline x\textbackslash{}n\textbackslash{}input\{/etc/hostname\}" in latex[-2]
     terminal = _clean(str(comparison), len(str(comparison).splitlines()), markup=False)
     assert sum(line.startswith(("a|b", "r\\n")) for line in terminal) == 4  # the table's and the details' rows
 
