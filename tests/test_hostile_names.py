@@ -68,7 +68,7 @@ def test_a_comparison_in_every_text_format():
     runs = 1 + len(HOSTILE)
     markdown = _clean(comparison.to_markdown(), 2 + runs + 2)
     assert markdown[-1].startswith("† p < 0.05") and r"x\\ninput" not in markdown[-1]
-    latex = _clean(comparison.to_latex(), 6 + runs)
+    latex = _clean(comparison.to_latex(), 7 + runs)
     assert latex[-2].startswith(r"\multicolumn") and latex[-1] == r"\end{tabular}"  # the legend, a table row
     assert r"baseline x\textbackslash{}n\textbackslash{}input\{/etc/hostname\}" in latex[-2]
     terminal = _clean(str(comparison), len(str(comparison).splitlines()), markup=False)
