@@ -136,6 +136,8 @@ def _is_dict_of_runs(run: dict) -> bool:
     {name: {qid: {docid: score}}} (several pytrec_eval runs) is a dict of runs too.
     """
     if all(isinstance(value, numbers.Real) for value in run.values()):
-        return False  # {doc_id: score}: one query's documents, which the dict reader names as such
+        return False
+    if all(isinstance(value, (list, tuple)) for value in run.values()):
+        return False  # {user: [items]}: one run, ranked in list order  # {doc_id: score}: one query's documents, which the dict reader names as such
     return any(not isinstance(value, dict) or any(isinstance(inner, dict) for inner in value.values())
                for value in run.values())

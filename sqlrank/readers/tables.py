@@ -21,14 +21,14 @@ import duckdb
 from .. import checks, sqlgen
 from ..checks import messages
 from ..errors import InputError, SqlrankError, first_line, shorten
-from . import files
+from . import files, shapes
 from .base import INPUT_RANK, Explain, Loaded, canonical_columns, create, keeps_order
 
 # common spellings of the canonical columns in the wild (ir_measures, ranx, pandas users)
 _COLUMN_SYNONYMS = {
     "query_id": ("query_id", "qid", "query", "q_id", "user_id", "user"),
     # docno before docid: PyTerrier frames carry both, docno the collection's id and docid Terrier's internal number
-    "doc_id": ("doc_id", "docno", "docid", "doc", "item_id", "item", "pid"),
+    "doc_id": ("doc_id", "docno", "docid", "doc", "item_id", "item", "pid", "items"),  # items: a list per user
     "score": ("score", "sim", "similarity", "prediction", "rating"),
     "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "rating", "target"),
 }
@@ -56,6 +56,7 @@ def load_relation(con, loaded: Loaded, relation: str, kind: str, columns: dict, 
 def load_described(con, loaded: Loaded, relation: str, found: list[tuple[str, str]], kind: str, columns: dict,
                    materialize: bool) -> Loaded:
     """load_relation() for a relation whose columns are known: `found`, as describe() gives them."""
+    relation, found, columns = shapes.reshape(con, loaded, relation, found, kind, columns)
     loaded.source = relation
     select = canonical_select(found, kind, columns, loaded)
     create(con, loaded, kind, f"SELECT {select} FROM {relation}", materialize)
