@@ -70,7 +70,17 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
     if len(report.run_tables) > 1:
         _check_distinct_run_names(con, report.run_tables)
     report.query_id_type = _common_integer_type([loaded_qrels.query_id_type, *run_types])
+    report.query_id_name = _common_name([loaded_qrels, *report.run_inputs])
     return report
+
+
+def _common_name(inputs: list) -> str:
+    """The query id column's name the inputs that have one agree on (`user_id`), for per_query and wide().
+
+    TREC files and dicts have no name of their own; inputs naming it differently keep `query_id`.
+    """
+    names = {loaded.columns.get("query_id") for loaded in inputs if loaded.fmt != "trec"} - {None, "query_id"}
+    return names.pop() if len(names) == 1 else "query_id"
 
 
 def _common_integer_type(types: list[str | None]) -> str | None:
