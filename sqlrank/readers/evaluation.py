@@ -20,6 +20,7 @@ from .trec import run_tag
 from .tables import INTEGER_TYPES
 
 QRELS_TABLE = "sqlrank_qrels"
+IR_QUERY_NAMES = ("query_id", "qid", "query", "q_id", "topic", "topic_id")
 
 
 def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str = "error", missing: str = "zero",
@@ -77,9 +78,11 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
 def _common_name(inputs: list) -> str:
     """The query id column's name the inputs that have one agree on (`user_id`), for per_query and wide().
 
-    TREC files and dicts have no name of their own; inputs naming it differently keep `query_id`.
+    TREC files and dicts have no name of their own; inputs naming it differently keep `query_id`, and so do
+    the IR spellings (qid, query...), which name the same thing.
     """
-    names = {loaded.columns.get("query_id") for loaded in inputs if loaded.fmt != "trec"} - {None, "query_id"}
+    names = {loaded.columns.get("query_id") for loaded in inputs if loaded.fmt != "trec"}
+    names = {name for name in names if name is not None and name.lower() not in IR_QUERY_NAMES}
     return names.pop() if len(names) == 1 else "query_id"
 
 
