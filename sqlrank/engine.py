@@ -28,6 +28,7 @@ import duckdb
 from . import sqlgen
 from .checks.gains import exponential_measures, refuse_overflowing_gains
 from .checks.order import check_order
+from .checks.unread import rel_unread_notice
 from .errors import EvaluationError, MeasureError, SqlrankError, first_line, out_of_memory, shorten
 from .limits import MAX_DEPTH, whole_number
 from .macros import connect, library_connection, ready_to_evaluate
@@ -137,16 +138,24 @@ def evaluate(
         columns["run"][INPUT_RANK] = None  # asks the run's reader to keep its order (readers.base.keeps_order)
     options = (asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates, columns,
                allow_disjoint, ties)
+    unread = rel_unread_notice(labelled, rel)
     if connection is not None:
         with _using(connection):  # first: a second thread is told so before it touches the busy connection
             _check_connection(connection)
             ready_to_evaluate(connection)
-            return _evaluate(connection, qrels, run, *options)
+            return _noted(_evaluate(connection, qrels, run, *options), unread)
     # DuckDB's threads, memory limit and temp directory hold for a whole database: settings get one of their own
     settings = (threads, memory_limit, temp_directory) != (None, None, None)
     with (connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory, table_macros=False)
           if settings else library_connection()) as con:
-        return _evaluate(con, qrels, run, *options)
+        return _noted(_evaluate(con, qrels, run, *options), unread)
+
+
+def _noted(result: Result, notice: str | None) -> Result:
+    """The result with a notice about the measures asked (checks.unread) before the inputs' own."""
+    if notice:
+        result.report.input_notes.insert(0, notice)
+    return result
 
 
 def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates,
