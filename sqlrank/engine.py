@@ -27,6 +27,7 @@ import duckdb
 
 from . import sqlgen
 from .checks.gains import exponential_measures, refuse_overflowing_gains
+from .checks.empty_truth import EMPTY_POLICIES, apply_empty_policy
 from .checks.order import check_order
 from .checks.unread import rel_unread_notice
 from .errors import EvaluationError, MeasureError, SqlrankError, first_line, out_of_memory, shorten
@@ -54,6 +55,7 @@ def evaluate(
     *,
     rel: float | None = None,
     missing: str = "zero",
+    empty: str = "zero",
     duplicates: str = "error",
     depth: int | None = None,
     score_precision: str = "double",
@@ -88,6 +90,9 @@ def evaluate(
     rel: relevance level for measures that do not name one (trec_eval -l).
     missing: qrels queries absent from a run score 0 ("zero", trec_eval -c),
         are left out ("skip", pytrec_eval) or are an error ("error").
+    empty: qrels queries with no relevant judgment (no label >= rel): score 0 on every measure ("zero"),
+        are left out ("skip") or are an error ("error"), as torchmetrics' empty_target_action neg / skip /
+        error; counted in the notices.
     duplicates: repeated (query_id, doc_id) rows are an "error", or keep the
         "first" or the "max".
     depth: keep the top `depth` documents of each ranking (trec_eval -M).
@@ -126,6 +131,7 @@ def evaluate(
     Returns a Result; `result.notices()` says what the policies did.
     """
     _check_choice("names", names, NAMES)
+    _check_choice("empty", empty, EMPTY_POLICIES)
     labelled = parse_labelled(measures, rel=rel, text_lines=True)
     asked = [m for _, m in labelled]
     labels = [label if names == "asked" else str(m) for label, m in labelled if isinstance(m, Measure)]
@@ -137,7 +143,7 @@ def evaluate(
     if ties == "input":
         columns["run"][INPUT_RANK] = None  # asks the run's reader to keep its order (readers.base.keeps_order)
     options = (asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates, columns,
-               allow_disjoint, ties)
+               allow_disjoint, ties, empty, rel)
     unread = rel_unread_notice(labelled, rel)
     if connection is not None:
         with _using(connection):  # first: a second thread is told so before it touches the busy connection
@@ -159,12 +165,13 @@ def _noted(result: Result, notice: str | None) -> Result:
 
 
 def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates,
-              columns, allow_disjoint, ties) -> Result:
+              columns, allow_disjoint, ties, empty="zero", rel=None) -> Result:
     parsed = [m for m in asked if isinstance(m, Measure)]
     text = [m for m in asked if isinstance(m, TextMeasure)]
     report = None
     try:
         report = load_inputs(con, qrels, run, columns.pop(""), duplicates, missing, depth, own=columns)
+        report.input_notes += filter(None, [apply_empty_policy(con, QRELS_TABLE, report.qrels_label, empty, rel)])
         refuse_overflowing_gains(con, QRELS_TABLE, report.qrels_label, exponential_measures(parsed))
         if ties == "input":
             _check_orders(con, report)

@@ -10,7 +10,7 @@ import typer
 import sqlrank
 
 from . import arguments, failures, terminal
-from .options import DEFAULT_MEASURES, Duplicates, Engine, Missing, Names, ScorePrecision, Ties
+from .options import DEFAULT_MEASURES, Duplicates, Empty, Engine, Missing, Names, ScorePrecision, Ties
 from .options import DocColOption, DuplicatesOption, FormatOption, MemoryOption, OutputOption, QueryColOption
 from .options import RelevanceColOption, ScoreColOption, TempOption, ThreadsOption
 
@@ -38,6 +38,10 @@ def eval_command(
         "--missing", case_sensitive=False, show_default=False,
         help="a qrels query absent from a run: scores 0 (trec_eval -c), is left out, or is an error "
              "[default: zero]")] = None,
+    empty: Annotated[Empty, typer.Option(
+        "--empty", case_sensitive=False,
+        help="a qrels query with no relevant judgment (label >= --rel): scores 0, is left out, or is an error "
+             "(torchmetrics' empty_target_action neg, skip, error)")] = Empty.zero,
     complete: Annotated[bool, typer.Option(
         "-c", help="a qrels query absent from a run scores 0, as trec_eval -c: the same as --missing zero")] = False,
     judged_only: Annotated[bool, typer.Option(
@@ -107,12 +111,17 @@ def eval_command(
             if engine is Engine.spark:
                 from sqlrank import spark
 
+                if empty is not Empty.zero:  # the Spark engine has no such policy yet: refused rather than ignored
+                    raise typer.BadParameter("--empty skip|error is not available with --engine spark; use "
+                                             "--engine duckdb", param_hint="--empty")
+
                 result = spark.evaluate(spark.unfolded(qrels), named_runs, arguments.measure_list(measure),
                                         spark=spark.session(spark_master), buckets=spark_buckets, threads=threads or 1,
                                         memory_limit=memory_limit, temp_directory=temp_directory,
                                         **options).to_result()
             else:
-                result = sqlrank.evaluate(qrels, named_runs, arguments.measure_list(measure), connection=con, **options)
+                result = sqlrank.evaluate(qrels, named_runs, arguments.measure_list(measure), connection=con,
+                                          empty=empty.value, **options)
         terminal.show_notices(result)
         if target is not None:
             sqlrank.export.write(result, target, fmt_name, per_query=per_query)

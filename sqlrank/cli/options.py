@@ -16,6 +16,7 @@ DEFAULT_MEASURES = sqlrank.DEFAULT_MEASURES
 # choices as enums: Typer shows them in --help and refuses anything else (exit 2)
 Format = enum.Enum("Format", {name: name for name in sqlrank.export.FORMATS}, type=str)
 Missing = enum.Enum("Missing", {name: name for name in sqlrank.MISSING_POLICIES}, type=str)
+Empty = enum.Enum("Empty", {name: name for name in sqlrank.EMPTY_POLICIES}, type=str)
 Duplicates = enum.Enum("Duplicates", {name: name for name in sqlrank.DUPLICATE_POLICIES}, type=str)
 ScorePrecision = enum.Enum("ScorePrecision", {name: name for name in sqlrank.SCORE_PRECISIONS}, type=str)
 Ties = enum.Enum("Ties", {name: name for name in sqlrank.TIE_POLICIES}, type=str)

@@ -73,7 +73,7 @@ def reshape(con, loaded: Loaded, relation: str, found: list[tuple[str, str]], ki
         relation = f"(SELECT *, 1.0 AS {UNLABELLED} FROM {relation})"
         columns = columns | {"relevance": UNLABELLED}
         loaded.notes.append(f"{loaded.label}: no label column: every listed item is relevant with label 1 (graded "
-                            "labels: pass relevance_col=<name>)")
+                            "labels: pass relevance_col=<name>, CLI: --relevance-col <name>)")
     if relation != given:
         found = describe(con, relation)
     return relation, found, columns
