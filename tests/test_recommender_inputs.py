@@ -161,3 +161,18 @@ def test_the_command_line_takes_the_same_shapes(tmp_path):
     refused = invoke("eval", tmp_path / "rated.csv", tmp_path / "recs.parquet", "-m", "Recall@2", "--rel", "4",
                      "--empty", "error")
     assert refused.exit_code != 0 and "1 of 3 queries have no relevant judgment" in refused.stderr
+
+
+# ---------------------------------------------------------------- the SQL macros, over views loaded from Python
+
+def test_the_sql_macros_read_the_same_shapes_once_loaded():
+    import warnings
+
+    con = sqlrank.connect()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sqlrank.load_qrels(con, TRUTH)
+        sqlrank.load_run(con, RECS, name="run")
+    assert [str(warning.message) for warning in caught] == [UNLABELLED]
+    rows = con.sql("SELECT query_id, value FROM sqlrank.ndcg('qrels', 'run', k := 10) ORDER BY query_id").fetchall()
+    assert rows == [("1", pytest.approx(USER_1, abs=1e-15)), ("2", pytest.approx(USER_2, abs=1e-15)), ("3", 0.0)]

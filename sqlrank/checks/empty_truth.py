@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from .. import sqlgen
 from ..errors import EvaluationError
+from .gains import _number
 
 EMPTY_POLICIES = ("zero", "skip", "error")
 _TORCHMETRICS = {"zero": "neg", "skip": "skip", "error": "error"}
@@ -31,7 +32,7 @@ def apply_empty_policy(con, qrels_table: str, qrels_label: str, policy: str, rel
     if not empty:
         return None
     shown = ", ".join(examples) + (", ..." if empty > 3 else "")
-    which = (f"{qrels_label}: {empty} of {queries} queries have no relevant judgment (label >= {level:g}) "
+    which = (f"{qrels_label}: {empty} of {queries} queries have no relevant judgment (label >= {_number(float(level))}) "
              f"({shown})")
     if policy == "error":
         raise EvaluationError(f"{which}: refused (empty='error'); pass empty='zero' to score them 0 or "

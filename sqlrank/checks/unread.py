@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from ..registry import PARAMETERS
+from .gains import _number
 
 
 def rel_unread_notice(measures: list[tuple[str, object]], rel: float | None) -> str | None:
@@ -29,7 +30,7 @@ def rel_unread_notice(measures: list[tuple[str, object]], rel: float | None) -> 
     gain = "{" + ",".join(f"{label}:0" for label in below) + "}"
     example = f"{unread[0].split('@')[0].split('(')[0]}(gain={gain})" + \
         (f"@{unread[0].split('@')[1]}" if "@" in unread[0] else "")
-    fix = (f"to give labels below {rel:g} no gain, ask for e.g. {example}" if below
+    fix = (f"to give labels below {_number(float(rel))} no gain, ask for e.g. {example}" if below
            else "their gains are the labels themselves")
-    return (f"rel={rel:g} is not read by {', '.join(unread)}: every positive label is a gain there; "
+    return (f"rel={_number(float(rel))} is not read by {', '.join(unread)}: every positive label is a gain there; "
             f"{fix}")
