@@ -231,7 +231,8 @@ class Result:
                 f"SELECT run_id, CAST(query_id AS {self.report.query_id_type}) AS {sqlgen.identifier(name)}, "
                 "measure, value FROM "
                 "(SELECT *, row_number() OVER () AS row_order FROM result_rows WHERE query_id <> 'all') "
-                f"ORDER BY list_position({runs}, run_id), query_id, row_order").to_arrow_table()
+                f"ORDER BY list_position({runs}, run_id), CAST(query_id AS {self.report.query_id_type}), row_order"
+            ).to_arrow_table()
 
     def rows(self, per_query: bool = False) -> pa.Table:
         """The rows a report shows, long form: the `all` rows (the means), or with per_query all of them."""

@@ -27,18 +27,16 @@ def is_list(duck_type: str) -> bool:
     return duck_type.endswith("]")
 
 
-# numeric columns a recommender's test set often carries beside its ids, which are no labels
+# columns a recommender's test set often carries beside its ids, which are no labels
 _NOT_LABELS = ("timestamp", "time", "ts", "date", "datetime", "unix_time", "event_time")
-_NUMERIC = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
-            "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL")
 
 
-def _maybe_labels(found: list[tuple[str, str]], mapped: dict) -> bool:
-    """Whether a column beside the ids could hold labels under a name not recognised (`points`): then the
-    missing column is an error rather than every item relevant, which would silently drop the grades."""
+def _unlabelled(found: list[tuple[str, str]], mapped: dict) -> bool:
+    """Whether a table is truth without labels: its two id columns, and beside them only columns that are no
+    labels (a timestamp). Any other column could hold the labels under a name not recognised (`points`, or a
+    CSV's text): then the missing column stays an error, since every item relevant would drop the grades."""
     ids = {mapped["query_id"], mapped["doc_id"]}
-    return any(name not in ids and name.lower() not in _NOT_LABELS and name.lower() != "run_id"
-               and duck_type.split("(")[0].upper() in _NUMERIC for name, duck_type in found)
+    return None not in ids and all(name in ids or name.lower() in _NOT_LABELS for name, _ in found)
 
 
 def reshape(con, loaded: Loaded, relation: str, found: list[tuple[str, str]], kind: str,
@@ -68,8 +66,7 @@ def reshape(con, loaded: Loaded, relation: str, found: list[tuple[str, str]], ki
     if kind == "run" and mapped["score"] is None and rank is not None:
         relation = f"(SELECT *, -CAST({sqlgen.identifier(rank)} AS DOUBLE) AS {SCORE_FROM_RANK} FROM {relation})"
         columns = columns | {"score": SCORE_FROM_RANK}
-    if kind == "qrels" and mapped["relevance"] is None and _guess(names, "score") is None \
-            and not _maybe_labels(found, mapped):
+    if kind == "qrels" and mapped["relevance"] is None and _unlabelled(found, mapped):
         relation = f"(SELECT *, 1.0 AS {UNLABELLED} FROM {relation})"
         columns = columns | {"relevance": UNLABELLED}
         loaded.notes.append(f"{loaded.label}: no label column: every listed item is relevant with label 1 (graded "
