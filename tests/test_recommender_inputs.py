@@ -176,3 +176,13 @@ def test_the_sql_macros_read_the_same_shapes_once_loaded():
     assert [str(warning.message) for warning in caught] == [UNLABELLED]
     rows = con.sql("SELECT query_id, value FROM sqlrank.ndcg('qrels', 'run', k := 10) ORDER BY query_id").fetchall()
     assert rows == [("1", pytest.approx(USER_1, abs=1e-15)), ("2", pytest.approx(USER_2, abs=1e-15)), ("3", 0.0)]
+
+
+def test_plots_read_a_result_keyed_by_user_id():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    result = sqlrank.evaluate(TRUTH, {"a": RECS, "b": RANKED}, ["nDCG@10"])
+    bars = result.plot("delta").axes[0].patches  # one bar a user: b against a
+    assert sorted(round(bar.get_height(), 12) for bar in bars) == sorted(
+        round(value, 12) for value in [RANKED_NDCG * 3 - USER_2 - USER_1, 0.0, 0.0])
