@@ -27,7 +27,7 @@ import duckdb
 
 from . import sqlgen
 from .checks.gains import exponential_measures, refuse_overflowing_gains
-from .checks.empty_truth import EMPTY_POLICIES, apply_empty_policy
+from .checks.empty_truth import EMPTY_POLICIES, apply_empty_policy, check_empty_policy, score_one
 from .checks.order import check_order
 from .checks.unread import rel_unread_notice
 from .errors import EvaluationError, MeasureError, SqlrankError, first_line, out_of_memory, shorten
@@ -91,8 +91,8 @@ def evaluate(
     missing: qrels queries absent from a run score 0 ("zero", trec_eval -c),
         are left out ("skip", pytrec_eval) or are an error ("error").
     empty: qrels queries with no relevant judgment (no label >= rel): score 0 on every measure ("zero"),
-        are left out ("skip") or are an error ("error"), as torchmetrics' empty_target_action neg / skip /
-        error; counted in the notices.
+        1 ("one", measures averaged over the queries only), are left out ("skip") or are an error ("error"),
+        as torchmetrics' empty_target_action neg / pos / skip / error; counted in the notices.
     duplicates: repeated (query_id, doc_id) rows are an "error", or keep the
         "first" or the "max".
     depth: keep the top `depth` documents of each ranking (trec_eval -M).
@@ -137,6 +137,7 @@ def evaluate(
     labels = [label if names == "asked" else str(m) for label, m in labelled if isinstance(m, Measure)]
     depth, aggregates = check_options([m for m in asked if isinstance(m, Measure)], missing, score_precision, depth,
                                       ties, judged_only, aggregates)
+    check_empty_policy(empty, [m for m in asked if isinstance(m, Measure)])
     columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col},
                "qrels": column_mapping("qrels", qrels_columns),
                "run": ({"run_id": run_col} if run_col else {}) | column_mapping("run", run_columns)}
@@ -200,6 +201,8 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
             _refuse_missing(report)
         # the report holds the runs in their final order (_report_coverage): the rows follow it
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), names=labels, ties=ties)).to_arrow_table()
+        if empty == "one":
+            table = score_one(con, table)
         text_rows = _text_rows(con, text, report, missing)
         spread = _spread(con, table, labels, list(report.runs), aggregates) if aggregates else None
     except duckdb.ResourceInUseException as error:

@@ -136,6 +136,12 @@ def test_users_with_no_relevant_item_under_each_empty_policy():
     assert skip.per_query.column("user_id").to_pylist() == [1, 2]
     with pytest.raises(sqlrank.EvaluationError, match=r"1 of 3 queries have no relevant judgment .*empty='error'"):
         sqlrank.evaluate(RATED, RECS, ["Recall@2"], rel=4, empty="error")
+    one = sqlrank.evaluate(RATED, RECS, ["Recall@2", "RR"], rel=4, empty="one")  # torchmetrics' 'pos'
+    # RR: user 1 finds item 10 at rank 1, user 2 item 20 at rank 2, user 3 scores 1
+    assert one.summary == {"Recall@2": 1.0, "RR": pytest.approx((1 + 1 / 2 + 1) / 3, abs=1e-15)}
+    assert [row["value"] for row in one.per_query.to_pylist() if row["user_id"] == 3] == [1.0, 1.0]
+    with pytest.raises(sqlrank.EvaluationError, match=r"empty='one' scores .* 1, which NumRel\(rel=4\) cannot take"):
+        sqlrank.evaluate(RATED, RECS, ["NumRel"], rel=4, empty="one")
     with pytest.raises(sqlrank.SqlrankError, match="empty"):
         sqlrank.evaluate(RATED, RECS, ["Recall@2"], empty="pos")
 

@@ -5,6 +5,8 @@ that is the test set's, not the system's (a user whose ratings are all below `re
 recommender libraries leave them out or let the user choose:
 
     zero   score 0 on every measure, as today (torchmetrics 'neg')
+    one    score 1 on every measure, the `all` row's mean taking them so (torchmetrics 'pos'); only measures
+           averaged over the queries, since a sum or a geometric mean of counts has no such 1
     skip   left out of the evaluation, as if not in the truth (torchmetrics 'skip', RecBole, recommenders)
     error  refused, naming the first of them (torchmetrics 'error')
 
@@ -17,14 +19,30 @@ from .. import sqlgen
 from ..errors import EvaluationError
 from .gains import _number
 
-EMPTY_POLICIES = ("zero", "skip", "error")
-_TORCHMETRICS = {"zero": "neg", "skip": "skip", "error": "error"}
+EMPTY_TABLE = "sqlrank_empty_queries"
+
+EMPTY_POLICIES = ("zero", "one", "skip", "error")
+
+
+def check_empty_policy(policy: str, measures: list) -> None:
+    """empty='one' sets a score of 1, which only a measure averaged over the queries can take: refuse the others."""
+    summed = [str(measure) for measure in measures if measure.definition.aggregate != "mean"]
+    if policy == "one" and summed:
+        raise EvaluationError(f"empty='one' scores a query with no relevant judgment 1, which {', '.join(summed)} "
+                              "cannot take (the `all` row is a sum or a geometric mean there, not a mean of scores); "
+                              "ask for them in another call, or choose empty='zero' or 'skip'")
 
 
 def apply_empty_policy(con, qrels_table: str, qrels_label: str, policy: str, rel: float | None) -> str | None:
-    """Apply `policy` to the queries of `qrels_table` without a label >= rel; the notice, None when there are none."""
+    """Apply `policy` to the queries of `qrels_table` without a label >= rel; the notice, None when there are none.
+
+    Under 'one' the queries are kept in the table EMPTY_TABLE, for score_one().
+    """
     level = 1 if rel is None else rel
     table = sqlgen.identifier(qrels_table)
+    if policy == "one":  # made whether or not there are any: score_one() reads it
+        con.execute(sqlgen.create_temp_table(EMPTY_TABLE, f"SELECT query_id FROM {table} GROUP BY query_id "
+                                             f"HAVING max(relevance) < {sqlgen.literal(float(level))}"))
     empty, queries, examples = con.execute(
         f"SELECT count(*) FILTER (WHERE best < {sqlgen.literal(float(level))}), count(*), "
         f"list(query_id ORDER BY query_id) FILTER (WHERE best < {sqlgen.literal(float(level))})[1:3] "
@@ -35,10 +53,37 @@ def apply_empty_policy(con, qrels_table: str, qrels_label: str, policy: str, rel
     which = (f"{qrels_label}: {empty} of {queries} queries have no relevant judgment (label >= {_number(float(level))}) "
              f"({shown})")
     if policy == "error":
-        raise EvaluationError(f"{which}: refused (empty='error'); pass empty='zero' to score them 0 or "
-                              "empty='skip' to leave them out (CLI: --empty zero|skip)")
+        raise EvaluationError(f"{which}: refused (empty='error'); pass empty='zero' to score them 0, "
+                              "empty='one' to score them 1 or empty='skip' to leave them out (CLI: --empty zero|one|skip)")
+    if policy == "one":
+        return f"{which}: every measure scores them 1 (empty='one', torchmetrics' empty_target_action='pos')"
     if policy == "skip":
         con.execute(f"DELETE FROM {table} WHERE query_id IN (SELECT query_id FROM {table} GROUP BY query_id "
                     f"HAVING max(relevance) < {sqlgen.literal(float(level))})")
         return f"{which}: left out (empty='skip', torchmetrics' empty_target_action='skip')"
     return f"{which}: every measure scores them 0 (empty='zero', torchmetrics' empty_target_action='neg')"
+
+
+def score_one(con, table):
+    """The long result `table` with the queries of EMPTY_TABLE scored 1, and each `all` row the mean again.
+
+    The mean adds in query order, as sqlrank.summary does (sql/90_summary.sql).
+    """
+    con.register("sqlrank_unscored", table)
+    try:
+        return con.sql(f"""
+            WITH patched AS (
+                SELECT run_id, query_id, measure,
+                       CASE WHEN query_id <> 'all' AND query_id IN (SELECT query_id FROM {EMPTY_TABLE})
+                            THEN 1.0 ELSE value END AS value,
+                       row_number() OVER () AS row_order
+                FROM sqlrank_unscored),
+            means AS (
+                SELECT run_id, measure, sum(value ORDER BY query_id) / count(*) AS mean
+                FROM patched WHERE query_id <> 'all' GROUP BY run_id, measure)
+            SELECT patched.run_id, patched.query_id, patched.measure,
+                   CASE WHEN patched.query_id = 'all' THEN means.mean ELSE patched.value END AS value
+            FROM patched LEFT JOIN means ON patched.run_id = means.run_id AND patched.measure = means.measure
+            ORDER BY row_order""").to_arrow_table().cast(table.schema)
+    finally:
+        con.unregister("sqlrank_unscored")

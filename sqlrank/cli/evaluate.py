@@ -40,8 +40,8 @@ def eval_command(
              "[default: zero]")] = None,
     empty: Annotated[Empty, typer.Option(
         "--empty", case_sensitive=False,
-        help="a qrels query with no relevant judgment (label >= --rel): scores 0, is left out, or is an error "
-             "(torchmetrics' empty_target_action neg, skip, error)")] = Empty.zero,
+        help="a qrels query with no relevant judgment (label >= --rel): scores 0, scores 1, is left out, or is an "
+             "error (torchmetrics' empty_target_action neg, pos, skip, error)")] = Empty.zero,
     complete: Annotated[bool, typer.Option(
         "-c", help="a qrels query absent from a run scores 0, as trec_eval -c: the same as --missing zero")] = False,
     judged_only: Annotated[bool, typer.Option(
@@ -112,7 +112,7 @@ def eval_command(
                 from sqlrank import spark
 
                 if empty is not Empty.zero:  # the Spark engine has no such policy yet: refused rather than ignored
-                    raise typer.BadParameter("--empty skip|error is not available with --engine spark; use "
+                    raise typer.BadParameter("--empty one|skip|error is not available with --engine spark; use "
                                              "--engine duckdb", param_hint="--empty")
 
                 result = spark.evaluate(spark.unfolded(qrels), named_runs, arguments.measure_list(measure),
