@@ -50,11 +50,11 @@ def apply_empty_policy(con, qrels_table: str, qrels_label: str, policy: str, rel
     if not empty:
         return None
     shown = ", ".join(examples) + (", ..." if empty > 3 else "")
-    which = (f"{qrels_label}: {empty} of {queries} queries have no relevant judgment (label >= {_number(float(level))}) "
-             f"({shown})")
+    which = (f"{qrels_label}: {empty} of {queries} queries have no relevant judgment "
+             f"(label >= {_number(float(level))}) ({shown})")
     if policy == "error":
-        raise EvaluationError(f"{which}: refused (empty='error'); pass empty='zero' to score them 0, "
-                              "empty='one' to score them 1 or empty='skip' to leave them out (CLI: --empty zero|one|skip)")
+        raise EvaluationError(f"{which}: refused (empty='error'); pass empty='zero' to score them 0, empty='one' "
+                              "to score them 1 or empty='skip' to leave them out (CLI: --empty zero|one|skip)")
     if policy == "one":
         return f"{which}: every measure scores them 1 (empty='one', torchmetrics' empty_target_action='pos')"
     if policy == "skip":

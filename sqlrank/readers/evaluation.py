@@ -149,8 +149,8 @@ def _is_dict_of_runs(run: dict) -> bool:
     {name: {qid: {docid: score}}} (several pytrec_eval runs) is a dict of runs too.
     """
     if all(isinstance(value, numbers.Real) for value in run.values()):
-        return False
+        return False  # {doc_id: score}: one query's documents, which the dict reader names as such
     if all(isinstance(value, (list, tuple)) for value in run.values()):
-        return False  # {user: [items]}: one run, ranked in list order  # {doc_id: score}: one query's documents, which the dict reader names as such
+        return False  # {user: [items]}: one run, ranked in list order
     return any(not isinstance(value, dict) or any(isinstance(inner, dict) for inner in value.values())
                for value in run.values())

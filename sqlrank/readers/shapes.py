@@ -10,7 +10,8 @@ every reader of named columns (DataFrames, Arrow, Parquet, CSV, JSON lines) take
 * a run with a rank column and no score column is ranked by its rank: its score is the rank negated, so
   every tie policy that needs only the order (trec, input...) ranks it as given;
 * truth with no label column (the items each user interacted with) is relevance 1 for every listed item,
-  which a notice says once; a table with a score column keeps the error, since it is most likely a run.
+  which a notice says once; only a table of the two id columns (and a timestamp) is read so, since any
+  other column could be the labels under a name not recognised.
 """
 
 from __future__ import annotations
@@ -45,7 +46,6 @@ def reshape(con, loaded: Loaded, relation: str, found: list[tuple[str, str]], ki
     from .tables import _guess, describe, rank_column  # tables calls reshape: imported when it runs
 
     given = relation
-
     names = [name for name, _ in found]
     types = dict(found)
     value = "score" if kind == "run" else "relevance"
