@@ -172,7 +172,7 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
     report = None
     try:
         report = load_inputs(con, qrels, run, columns.pop(""), duplicates, missing, depth, own=columns)
-        report.input_notes += filter(None, [apply_empty_policy(con, QRELS_TABLE, report.qrels_label, empty, rel)])
+        apply_empty_policy(con, QRELS_TABLE, report, empty, rel)
         refuse_overflowing_gains(con, QRELS_TABLE, report.qrels_label, exponential_measures(parsed))
         if ties == "input":
             _check_orders(con, report)

@@ -49,10 +49,18 @@ class Report:
     doc_columns: dict[str, str | None] = field(default_factory=dict)  # run table -> the column read as doc_id
     ties: str = "trec"  # the tie policy (docs/tie-policies.md)
     tie_groups: dict[str, tuple[int, int]] = field(default_factory=dict)  # run -> (tie groups, documents in them)
+    # qrels queries without a label >= empty_level, and what the empty policy did with them (checks/empty_truth.py)
+    empty_queries: list[str] = field(default_factory=list)
+    empty_policy: str = "zero"
+    empty_level: float = 1.0
 
     def notices(self) -> list[str]:
         """One line per thing the user should know; empty when nothing was filled, skipped or dropped."""
         lines = list(self.warnings) + list(self.input_notes)
+        if self.empty_queries:
+            from .checks.empty_truth import empty_notice
+
+            lines.append(empty_notice(self))
         if self.qrels_duplicates_dropped:
             lines.append(duplicates_notice(self.qrels_label, "qrels", self.qrels_duplicates_dropped,
                                            self.duplicates_policy))

@@ -33,35 +33,45 @@ def check_empty_policy(policy: str, measures: list) -> None:
                               "ask for them in another call, or choose empty='zero' or 'skip'")
 
 
-def apply_empty_policy(con, qrels_table: str, qrels_label: str, policy: str, rel: float | None) -> str | None:
-    """Apply `policy` to the queries of `qrels_table` without a label >= rel; the notice, None when there are none.
+def apply_empty_policy(con, qrels_table: str, report, policy: str, rel: float | None) -> None:
+    """Apply `policy` to the queries of `qrels_table` without a label >= rel, and record them in `report`
+    (Report.empty_queries, which its notices count).
 
     Under 'one' the queries are kept in the table EMPTY_TABLE, for score_one().
     """
-    level = 1 if rel is None else rel
+    level = 1.0 if rel is None else float(rel)
     table = sqlgen.identifier(qrels_table)
+    empty = f"SELECT query_id FROM {table} GROUP BY query_id HAVING max(relevance) < {sqlgen.literal(level)}"
     if policy == "one":  # made whether or not there are any: score_one() reads it
-        con.execute(sqlgen.create_temp_table(EMPTY_TABLE, f"SELECT query_id FROM {table} GROUP BY query_id "
-                                             f"HAVING max(relevance) < {sqlgen.literal(float(level))}"))
-    empty, queries, examples = con.execute(
-        f"SELECT count(*) FILTER (WHERE best < {sqlgen.literal(float(level))}), count(*), "
-        f"list(query_id ORDER BY query_id) FILTER (WHERE best < {sqlgen.literal(float(level))})[1:3] "
-        f"FROM (SELECT query_id, max(relevance) AS best FROM {table} GROUP BY query_id)").fetchone()
-    if not empty:
-        return None
-    shown = ", ".join(examples) + (", ..." if empty > 3 else "")
-    which = (f"{qrels_label}: {empty} of {queries} queries have no relevant judgment "
-             f"(label >= {_number(float(level))}) ({shown})")
-    if policy == "error":
-        raise EvaluationError(f"{which}: refused (empty='error'); pass empty='zero' to score them 0, empty='one' "
-                              "to score them 1 or empty='skip' to leave them out (CLI: --empty zero|one|skip)")
-    if policy == "one":
-        return f"{which}: every measure scores them 1 (empty='one', torchmetrics' empty_target_action='pos')"
-    if policy == "skip":
-        con.execute(f"DELETE FROM {table} WHERE query_id IN (SELECT query_id FROM {table} GROUP BY query_id "
-                    f"HAVING max(relevance) < {sqlgen.literal(float(level))})")
-        return f"{which}: left out (empty='skip', torchmetrics' empty_target_action='skip')"
-    return f"{which}: every measure scores them 0 (empty='zero', torchmetrics' empty_target_action='neg')"
+        con.execute(sqlgen.create_temp_table(EMPTY_TABLE, empty))
+    report.empty_queries = sorted(row[0] for row in con.execute(empty).fetchall())
+    report.empty_policy, report.empty_level = policy, level
+    if policy == "error" and report.empty_queries:
+        queries = con.execute(f"SELECT count(DISTINCT query_id) FROM {table}").fetchone()[0]
+        raise EvaluationError(f"{_which(report, queries)}: refused (empty='error'); pass empty='zero' to score "
+                              "them 0, empty='one' to score them 1 or empty='skip' to leave them out (CLI: --empty "
+                              "zero|one|skip)")
+    if policy == "skip" and report.empty_queries:
+        con.execute(f"DELETE FROM {table} WHERE query_id IN ({empty})")
+
+
+def _which(report, queries: int) -> str:
+    """'qrels.csv: 1 of 3 queries have no relevant judgment (label >= 4) (u3)'."""
+    shown = ", ".join(report.empty_queries[:3]) + (", ..." if len(report.empty_queries) > 3 else "")
+    return (f"{report.qrels_label}: {len(report.empty_queries)} of {queries} queries have no relevant judgment "
+            f"(label >= {_number(report.empty_level)}) ({shown})")
+
+
+_DONE = {"zero": "every measure scores them 0 (empty='zero', torchmetrics' empty_target_action='neg')",
+         "one": "every measure scores them 1 (empty='one', torchmetrics' empty_target_action='pos')",
+         "skip": "left out (empty='skip', torchmetrics' empty_target_action='skip')"}
+
+
+def empty_notice(report) -> str:
+    """The notice of Report.empty_queries: how many, which, and what the policy did with them."""
+    # under 'skip' they are no longer qrels queries: count them back in
+    queries = report.qrels_queries + (len(report.empty_queries) if report.empty_policy == "skip" else 0)
+    return f"{_which(report, queries)}: {_DONE[report.empty_policy]}"
 
 
 def score_one(con, table):
