@@ -27,7 +27,9 @@ import duckdb
 
 from . import sqlgen
 from .checks.gains import exponential_measures, refuse_overflowing_gains
+from .checks.empty_truth import EMPTY_POLICIES, apply_empty_policy, check_empty_policy, score_one
 from .checks.order import check_order
+from .checks.unread import rel_unread_notice
 from .errors import EvaluationError, MeasureError, SqlrankError, first_line, out_of_memory, shorten
 from .limits import MAX_DEPTH, whole_number
 from .macros import connect, library_connection, ready_to_evaluate
@@ -53,6 +55,7 @@ def evaluate(
     *,
     rel: float | None = None,
     missing: str = "zero",
+    empty: str = "zero",
     duplicates: str = "error",
     depth: int | None = None,
     score_precision: str = "double",
@@ -90,6 +93,9 @@ def evaluate(
     rel: relevance level for measures that do not name one (trec_eval -l).
     missing: qrels queries absent from a run score 0 ("zero", trec_eval -c),
         are left out ("skip", pytrec_eval) or are an error ("error").
+    empty: qrels queries with no relevant judgment (no label >= rel): score 0 on every measure ("zero"),
+        1 ("one", measures averaged over the queries only), are left out ("skip") or are an error ("error"),
+        as torchmetrics' empty_target_action neg / pos / skip / error; counted in the notices.
     duplicates: repeated (query_id, doc_id) rows are an "error", or keep the
         "first" or the "max".
     depth: keep the top `depth` documents of each ranking (trec_eval -M).
@@ -130,11 +136,13 @@ def evaluate(
     Returns a Result; `result.notices()` says what the policies did.
     """
     _check_choice("names", names, NAMES)
+    _check_choice("empty", empty, EMPTY_POLICIES)
     labelled = parse_labelled(measures, rel=rel, text_lines=True)
     asked = [m for _, m in labelled]
     labels = [label if names == "asked" else str(m) for label, m in labelled if isinstance(m, Measure)]
     depth, aggregates = check_options([m for m in asked if isinstance(m, Measure)], missing, score_precision, depth,
                                       ties, judged_only, aggregates)
+    check_empty_policy(empty, [m for m in asked if isinstance(m, Measure)])
     columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col},
                "qrels": column_mapping("qrels", qrels_columns),
                "run": ({"run_id": run_col} if run_col else {}) | column_mapping("run", run_columns)}
@@ -144,26 +152,35 @@ def evaluate(
     if ties == "input":
         columns["run"][INPUT_RANK] = None  # asks the run's reader to keep its order (readers.base.keeps_order)
     options = (asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates, columns,
-               allow_disjoint, ties)
+               allow_disjoint, ties, empty, rel)
+    unread = rel_unread_notice(labelled, rel)
     if connection is not None:
         with _using(connection):  # first: a second thread is told so before it touches the busy connection
             _check_connection(connection)
             ready_to_evaluate(connection)
-            return _evaluate(connection, qrels, run, *options)
+            return _noted(_evaluate(connection, qrels, run, *options), unread)
     # DuckDB's threads, memory limit and temp directory hold for a whole database: settings get one of their own
     settings = (threads, memory_limit, temp_directory) != (None, None, None)
     with (connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory, table_macros=False)
           if settings else library_connection()) as con:
-        return _evaluate(con, qrels, run, *options)
+        return _noted(_evaluate(con, qrels, run, *options), unread)
+
+
+def _noted(result: Result, notice: str | None) -> Result:
+    """The result with a notice about the measures asked (checks.unread) before the inputs' own."""
+    if notice:
+        result.report.input_notes.insert(0, notice)
+    return result
 
 
 def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates,
-              columns, allow_disjoint, ties) -> Result:
+              columns, allow_disjoint, ties, empty="zero", rel=None) -> Result:
     parsed = [m for m in asked if isinstance(m, Measure)]
     text = [m for m in asked if isinstance(m, TextMeasure)]
     report = None
     try:
         report = load_inputs(con, qrels, run, columns.pop(""), duplicates, missing, depth, own=columns)
+        apply_empty_policy(con, QRELS_TABLE, report, empty, rel)
         refuse_overflowing_gains(con, QRELS_TABLE, report.qrels_label, exponential_measures(parsed))
         if ties == "input":
             _check_orders(con, report)
@@ -192,6 +209,8 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
             _refuse_missing(report)
         # the report holds the runs in their final order (_report_coverage): the rows follow it
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), names=labels, ties=ties)).to_arrow_table()
+        if empty == "one":
+            table = score_one(con, table)
         text_rows = _text_rows(con, text, report, missing)
         spread = _spread(con, table, labels, list(report.runs), aggregates) if aggregates else None
     except duckdb.ResourceInUseException as error:

@@ -120,6 +120,9 @@ def _cutoff_families(source) -> dict[str, list[tuple[int, str]]]:
 def _values(source) -> dict:
     """{(run, measure, query): value} from a Result or a per-query table, without the `all` rows."""
     table = _arrow(source.per_query if hasattr(source, "per_query") else source)
+    if hasattr(source, "report"):  # a Result's per_query names the query column as its inputs did (user_id)
+        table = table.rename_columns(["query_id" if name == source.report.query_id_name else name
+                                      for name in table.column_names])
     columns = [table.column(name).to_pylist() for name in ("run_id", "measure", "query_id", "value")]
     return {(run, measure, query): value for run, measure, query, value in zip(*columns)
             if query != "all" and value is not None}

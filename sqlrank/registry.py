@@ -168,6 +168,11 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("NumNonRelJudgedRet", "num_nonrel_judged_ret", "judged non-relevant documents retrieved (within k)",
                    ("rel",), aggregate="sum", needs=("judged_nonrelevant",), aliases=("num_nonrel_judged_ret",),
                    trec_name="num_nonrel_judged_ret", ties_average="average"),
+        MeasureDef("FallOut", "fall_out", "judged non-relevant in top k / N (all judged non-relevant); 0 when N = 0",
+                   ("rel",), needs=("judged_nonrelevant",), aliases=("fallout", "fall_out"), ties_average="average"),
+        MeasureDef("AUROC", "auroc", "(relevant, non-relevant) pairs of judged documents within k ranked in order / "
+                   "all such pairs; 0 without both", ("rel",), needs=("judged_nonrelevant",),
+                   aliases=("auc", "RetrievalAUROC")),
         MeasureDef("NumQ", "num_q", "1 per evaluated query: the `all` row counts the queries", (), cutoff=False,
                    aggregate="sum", reads_ranking=False, aliases=("num_q",), trec_name="num_q", trec_all_only=True,
                    ties_average="same"),

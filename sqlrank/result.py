@@ -38,6 +38,8 @@ class Report:
     run_tables: list[tuple[str | None, str]] = field(default_factory=list)  # (run_id or None, canonical table)
     # the integer type every input's query ids had (BIGINT...), which per_query and wide() give back; None: text
     query_id_type: str | None = None
+    # the inputs' own name of their query id column (`user_id`), which per_query and wide() give back
+    query_id_name: str = "query_id"
     empty_runs: list[str] = field(default_factory=list)  # runs without rows, scored under the missing policy
     input_notes: list[str] = field(default_factory=list)  # what the loaders did that changes values
     run_tags: dict[str, str | None] = field(default_factory=dict)  # a TREC run's tag (its first line's), by run
@@ -47,10 +49,18 @@ class Report:
     doc_columns: dict[str, str | None] = field(default_factory=dict)  # run table -> the column read as doc_id
     ties: str = "trec"  # the tie policy (docs/tie-policies.md)
     tie_groups: dict[str, tuple[int, int]] = field(default_factory=dict)  # run -> (tie groups, documents in them)
+    # qrels queries without a label >= empty_level, and what the empty policy did with them (checks/empty_truth.py)
+    empty_queries: list[str] = field(default_factory=list)
+    empty_policy: str = "zero"
+    empty_level: float = 1.0
 
     def notices(self) -> list[str]:
         """One line per thing the user should know; empty when nothing was filled, skipped or dropped."""
         lines = list(self.warnings) + list(self.input_notes)
+        if self.empty_queries:
+            from .checks.empty_truth import empty_notice
+
+            lines.append(empty_notice(self))
         if self.qrels_duplicates_dropped:
             lines.append(duplicates_notice(self.qrels_label, "qrels", self.qrels_duplicates_dropped,
                                            self.duplicates_policy))
@@ -189,9 +199,10 @@ class Result:
         with duckdb.connect() as con:
             # without the means, from per_query: integer query ids in their type and order
             con.register("result_rows", self._table if means else self.per_query)
+            query_id = sqlgen.identifier(self.report.query_id_name if not means else "query_id")
             return con.sql(
-                f"SELECT run_id, query_id, {columns} FROM (SELECT *, row_number() OVER () AS row_order "
-                f"FROM result_rows) GROUP BY run_id, query_id ORDER BY min(row_order)").to_arrow_table()
+                f"SELECT run_id, {query_id}, {columns} FROM (SELECT *, row_number() OVER () AS row_order "
+                f"FROM result_rows) GROUP BY run_id, {query_id} ORDER BY min(row_order)").to_arrow_table()
 
     def _with_cutoffs(self) -> pa.Table:
         import duckdb
@@ -234,10 +245,14 @@ class Result:
 
     @property
     def per_query(self) -> pa.Table:
-        """The per-query rows (no `all` rows), long form. When every input's query ids had one integer type
+        """The per-query rows (no `all` rows), long form, the query ids under the inputs' own column name
+        (`user_id`; `query_id` when they had none or differ). When every input's query ids had one integer type
         (int64 user ids), they come back in that type, in numeric order; otherwise as text."""
+        name = self.report.query_id_name
         if self.report.query_id_type is None:
-            return where_all(self._table, False)
+            rows = where_all(self._table, False)
+            return rows if name == "query_id" else rows.rename_columns(
+                [name if column == "query_id" else column for column in rows.column_names])
         import duckdb
 
         from . import sqlgen
@@ -246,9 +261,11 @@ class Result:
         with duckdb.connect() as con:
             con.register("result_rows", self._table)
             return con.sql(
-                f"SELECT * REPLACE (CAST(query_id AS {self.report.query_id_type}) AS query_id) FROM "
+                f"SELECT run_id, CAST(query_id AS {self.report.query_id_type}) AS {sqlgen.identifier(name)}, "
+                "measure, value FROM "
                 "(SELECT *, row_number() OVER () AS row_order FROM result_rows WHERE query_id <> 'all') "
-                f"ORDER BY list_position({runs}, run_id), query_id, row_order").to_arrow_table().drop(["row_order"])
+                f"ORDER BY list_position({runs}, run_id), CAST(query_id AS {self.report.query_id_type}), row_order"
+            ).to_arrow_table()
 
     def rows(self, per_query: bool = False) -> pa.Table:
         """The rows a report shows, long form: the `all` rows (the means), or with per_query all of them."""

@@ -477,10 +477,12 @@ def test_a_mapped_column_that_does_not_exist_is_named(tmp_path, qrels):
      "<pandas DataFrame run>: column 'score' (score) has type TIMESTAMP, expected numbers; convert the column to float"),
     (pa.table({"query_id": ["q1"], "doc_id": ["a"], "score": [b"\x01"]}),
      "<pyarrow Table run>: column 'score' (score) has type BLOB, expected numbers; convert the column to float"),
-    (pd.DataFrame({"query_id": ["q1"], "doc_id": [["a"]], "score": [1.0]}),
-     "<pandas DataFrame run>: column 'doc_id' (doc_id) has type VARCHAR[], expected text or whole numbers: "
-     "convert the column to str (or int)"),
-], ids=["timestamp score", "binary score", "list id"])
+    # a list of ids is a recommender's items per user (tests/test_recommender_inputs.py); a list of scores
+    # without one is not
+    (pd.DataFrame({"query_id": ["q1"], "doc_id": ["a"], "score": [[1.0]]}),
+     "<pandas DataFrame run>: column 'score' (score) has type DOUBLE[], expected numbers; convert the column to "
+     "float"),
+], ids=["timestamp score", "binary score", "list score"])
 def test_columns_of_the_wrong_type_are_refused(qrels, source, message):
     assert error_of(qrels, source) == message
 

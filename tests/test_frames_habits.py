@@ -257,12 +257,12 @@ def test_integer_query_ids_come_back_as_integers_in_natural_order():
     run = pd.DataFrame({"user_id": [2, 10, 10], "item_id": [7, 8, 7], "score": [1.0, 2.0, 1.0]})
     result = sqlrank.evaluate(qrels, run, ["RR"])
     per_query = result.per_query
-    assert str(per_query.schema.field("query_id").type) == "int64"
-    assert per_query.column("query_id").to_pylist() == [2, 10]
+    assert str(per_query.schema.field("user_id").type) == "int64"  # the inputs' own name and type
+    assert per_query.column("user_id").to_pylist() == [2, 10]
     assert per_query.column("value").to_pylist() == [1.0, 0.5]
-    assert result.wide().column("query_id").to_pylist() == [2, 10]
+    assert result.wide().column("user_id").to_pylist() == [2, 10]
     users = pd.DataFrame({"user_id": [10, 2], "group": ["b", "a"]})  # the merge a recommender does
-    merged = users.merge(result.wide().to_pandas(), left_on="user_id", right_on="query_id")
+    merged = users.merge(result.wide().to_pandas(), on="user_id")
     assert merged[["group", "RR"]].values.tolist() == [["b", 0.5], ["a", 1.0]]
     assert result.to_arrow().column("query_id").to_pylist() == ["10", "2", "all"]  # the long table keeps 'all'
 
@@ -270,9 +270,9 @@ def test_integer_query_ids_come_back_as_integers_in_natural_order():
 def test_query_ids_stay_text_unless_every_input_has_the_same_integer_type():
     qrels = pd.DataFrame({"user_id": [2, 10], "item_id": [7, 7], "rating": [1, 1]})
     run = pd.DataFrame({"user_id": ["2", "10"], "item_id": [7, 7], "score": [1.0, 1.0]})
-    assert sqlrank.evaluate(qrels, run, ["RR"]).per_query.column("query_id").to_pylist() == ["10", "2"]
+    assert sqlrank.evaluate(qrels, run, ["RR"]).per_query.column("user_id").to_pylist() == ["10", "2"]
     narrow = pd.DataFrame({"user_id": pd.Series([2, 10], dtype="int32"), "item_id": [7, 7], "score": [1.0, 1.0]})
-    assert sqlrank.evaluate(qrels, narrow, ["RR"]).per_query.column("query_id").to_pylist() == ["10", "2"]
+    assert sqlrank.evaluate(qrels, narrow, ["RR"]).per_query.column("user_id").to_pylist() == ["10", "2"]
 
 
 # ---------------------------------------------------------------- 18: empty inputs follow the policies

@@ -63,6 +63,9 @@ def eval_command(
                 from sqlrank import spark
 
                 arguments.refuse_formats(options, "--engine spark")
+                if options.pop("empty") != "zero":  # the Spark engine has no such policy yet: refused rather than ignored
+                    raise typer.BadParameter("--empty one|skip|error is not available with --engine spark; use "
+                                             "--engine duckdb", param_hint="--empty")
                 result = spark.evaluate(spark.unfolded(qrels), named_runs, arguments.measure_list(measure),
                                         spark=spark.session(spark_master), buckets=spark_buckets,
                                         threads=settings[0] or 1, memory_limit=settings[1],

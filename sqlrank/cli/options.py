@@ -18,6 +18,7 @@ DEFAULT_MEASURES = sqlrank.DEFAULT_MEASURES
 # choices as enums: Typer shows them in --help and refuses anything else (exit 2)
 Format = enum.Enum("Format", {name: name for name in sqlrank.export.FORMATS}, type=str)
 Missing = enum.Enum("Missing", {name: name for name in sqlrank.MISSING_POLICIES}, type=str)
+Empty = enum.Enum("Empty", {name: name for name in sqlrank.EMPTY_POLICIES}, type=str)
 Duplicates = enum.Enum("Duplicates", {name: name for name in sqlrank.DUPLICATE_POLICIES}, type=str)
 ScorePrecision = enum.Enum("ScorePrecision", {name: name for name in sqlrank.SCORE_PRECISIONS}, type=str)
 Ties = enum.Enum("Ties", {name: name for name in sqlrank.TIE_POLICIES}, type=str)
@@ -76,6 +77,10 @@ EVALUATION_OPTIONS: dict[str, tuple] = {
              "[default: zero]")], None),
     "complete": (Annotated[bool, typer.Option(
         "-c", help="a qrels query absent from a run scores 0, as trec_eval -c: the same as --missing zero")], False),
+    "empty": (Annotated[Empty, typer.Option(
+        "--empty", case_sensitive=False,
+        help="a qrels query with no relevant judgment (label >= --rel): scores 0, scores 1, is left out, or is an "
+             "error (torchmetrics' empty_target_action neg, pos, skip, error)")], Empty.zero),
     "judged_only": (Annotated[bool, typer.Option(
         "-J", "--judged-only",
         help="remove the documents without a judgment from the rankings before evaluating (trec_eval -J)")], False),

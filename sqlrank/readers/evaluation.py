@@ -20,6 +20,7 @@ from .trec import run_tag
 from .tables import INTEGER_TYPES
 
 QRELS_TABLE = "sqlrank_qrels"
+IR_QUERY_NAMES = ("query_id", "qid", "query", "q_id", "topic", "topic_id")
 
 
 def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str = "error", missing: str = "zero",
@@ -70,7 +71,19 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
     if len(report.run_tables) > 1:
         _check_distinct_run_names(con, report.run_tables)
     report.query_id_type = _common_integer_type([loaded_qrels.query_id_type, *run_types])
+    report.query_id_name = _common_name([loaded_qrels, *report.run_inputs])
     return report
+
+
+def _common_name(inputs: list) -> str:
+    """The query id column's name the inputs that have one agree on (`user_id`), for per_query and wide().
+
+    TREC files and dicts have no name of their own; inputs naming it differently keep `query_id`, and so do
+    the IR spellings (qid, query...), which name the same thing.
+    """
+    names = {loaded.columns.get("query_id") for loaded in inputs if loaded.fmt != "trec"}
+    names = {name for name in names if name is not None and name.lower() not in IR_QUERY_NAMES}
+    return names.pop() if len(names) == 1 else "query_id"
 
 
 def _common_integer_type(types: list[str | None]) -> str | None:
@@ -137,5 +150,7 @@ def _is_dict_of_runs(run: dict) -> bool:
     """
     if all(isinstance(value, numbers.Real) for value in run.values()):
         return False  # {doc_id: score}: one query's documents, which the dict reader names as such
+    if all(isinstance(value, (list, tuple)) for value in run.values()):
+        return False  # {user: [items]}: one run, ranked in list order
     return any(not isinstance(value, dict) or any(isinstance(inner, dict) for inner in value.values())
                for value in run.values())

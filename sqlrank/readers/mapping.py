@@ -19,6 +19,8 @@ def read(con, source: dict, table: str, kind: str, columns: dict, label: str | N
     import pyarrow as pa
 
     label = label or f"<dict {kind}>"
+    if source and all(isinstance(items, (list, tuple)) for items in source.values()):
+        return _read_lists(con, source, table, kind, columns, label)
     value_name = value_column(kind)
     qids, dids, values = [], [], []
     for qid, docs in source.items():
@@ -41,6 +43,28 @@ def read(con, source: dict, table: str, kind: str, columns: dict, label: str | N
     arrow = pa.table({"query_id": pa.array(qids, pa.string()), "doc_id": pa.array(dids, pa.string()),
                       value_name: pa.array(values, pa.float64())})
     # the dict's own order (insertion order, as ranx's Run keeps it) when ties='input' asks for it
+    order = {INPUT_RANK: None} if keeps_order(columns) else {}
+    return frames.read(con, arrow, table, kind, order, label=label)
+
+
+def _read_lists(con, source: dict, table: str, kind: str, columns: dict, label: str) -> Loaded:
+    """{user: [items]}: a run ranked in list order (its `rank`, from 1), or truth with every item relevant.
+
+    Integer users keep their type (int64), as a DataFrame's would; the lists are read as a list column (shapes.py).
+    """
+    import pyarrow as pa
+
+    users = list(source)
+    whole = all(isinstance(user, numbers.Integral) and not isinstance(user, bool) for user in users)
+    items = [[item if isinstance(item, numbers.Integral) and not isinstance(item, bool) else str(item)
+              for item in listed] for listed in source.values()]
+    try:
+        arrow = pa.table({"query_id": pa.array(users if whole else [str(user) for user in users]),
+                          "doc_id": pa.array(items)})
+    except (pa.ArrowException, OverflowError):  # integers and text in one list: compare them as text
+        arrow = pa.table({"query_id": pa.array([str(user) for user in users]),
+                          "doc_id": pa.array([[str(item) for item in listed] for listed in source.values()],
+                                             pa.list_(pa.string()))})
     order = {INPUT_RANK: None} if keeps_order(columns) else {}
     return frames.read(con, arrow, table, kind, order, label=label)
 

@@ -22,14 +22,14 @@ import duckdb
 from .. import checks, sqlgen
 from ..checks import messages
 from ..errors import InputError, SqlrankError, at_command_line, first_line, option_hint, shorten
-from . import files
+from . import files, shapes
 from .base import INPUT_RANK, Explain, Loaded, canonical_columns, create, keeps_order
 
 # common spellings of the canonical columns in the wild (ir_measures, ranx, BEIR, pandas users)
 _COLUMN_SYNONYMS = {
     "query_id": ("query_id", "qid", "query", "q_id", "user_id", "user", "query-id"),
     # docno before docid: PyTerrier frames carry both, docno the collection's id and docid Terrier's internal number
-    "doc_id": ("doc_id", "docno", "docid", "doc", "item_id", "item", "pid", "corpus-id"),
+    "doc_id": ("doc_id", "docno", "docid", "doc", "item_id", "item", "pid", "corpus-id", "items"),  # items: a list per user
     "score": ("score", "sim", "similarity", "prediction", "rating"),
     # last, `score`: ranx's qrels (q_id, doc_id, score) and BEIR's (query-id, corpus-id, score) name the label so
     "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "rating", "target", "score"),
@@ -58,6 +58,7 @@ def load_relation(con, loaded: Loaded, relation: str, kind: str, columns: dict, 
 def load_described(con, loaded: Loaded, relation: str, found: list[tuple[str, str]], kind: str, columns: dict,
                    materialize: bool) -> Loaded:
     """load_relation() for a relation whose columns are known: `found`, as describe() gives them."""
+    relation, found, columns = shapes.reshape(con, loaded, relation, found, kind, columns)
     loaded.source = relation
     select = canonical_select(found, kind, columns, loaded)
     create(con, loaded, kind, f"SELECT {select} FROM {relation}", materialize)

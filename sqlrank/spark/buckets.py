@@ -92,7 +92,9 @@ def _evaluate_bucket(run, qrels, options: dict):
         examples = {"query": pc.min(real["query_id"]).as_py(), "doc": pc.min(real["doc_id"]).as_py()}
     notes = [("qrels", None, None, None, None, json.dumps({
         "queries": report.qrels_queries - 1, "dropped": report.qrels_duplicates_dropped,
-        "notes": report.input_notes, "label_cut": label_cut, "examples": examples}))]
+        "notes": report.input_notes, "label_cut": label_cut, "examples": examples,
+        "empty": [query for query in report.empty_queries if query != placeholder],
+        "empty_level": report.empty_level}))]
     for name, _, dropped in report.run_sources:
         seen = report.runs.get(name, RunReport())
         notes.append(("run", name, None, None, None, json.dumps({

@@ -46,6 +46,8 @@ def merge_reports(rows: list[dict], qrels_label: str, sources, run_names, missin
             # once each: a bucket says a note of one input once per run it holds
             report.input_notes += [note for note in dict.fromkeys(detail["notes"]) if note not in report.input_notes]
             label_cut += detail["label_cut"]
+            report.empty_queries += detail.get("empty", [])  # the engine's empty='zero', counted over every bucket
+            report.empty_level = detail.get("empty_level", report.empty_level)
         elif row["kind"] == "run":
             run = seen[row["run_id"]]
             run.queries += detail["queries"]
@@ -57,6 +59,7 @@ def merge_reports(rows: list[dict], qrels_label: str, sources, run_names, missin
             tied[row["run_id"]][1] += documents
     if label_cut:  # the qrels' note comes first, as the single-machine reader makes it while loading them
         report.input_notes.insert(0, label_cut_note(qrels_label, label_cut))
+    report.empty_queries.sort()
     for run in seen.values():
         run.missing_queries.sort()
     by_source = names_by_source(sources, run_names)

@@ -1,0 +1,52 @@
+"""AUROC@k (sql/measures/auroc.sql): the worked example, and torchmetrics' retrieval_auroc on random cases.
+
+torchmetrics (with torch) is too heavy a test dependency for this suite: `roc_auc_by_curve` follows its
+source (functional/retrieval/auroc.py: the top k by score, 0 without a positive target, then
+binary_auroc, the trapezoids under the ROC curve of cumulative true and false positives, 0 without a
+negative) in numpy, a different computation from sqlrank's count of ordered pairs.
+"""
+
+import numpy as np
+import pytest
+
+import sqlrank
+
+QRELS = {"q": {"a": 1, "b": 0, "c": 1, "d": 0}, "other": {"a": 1}}
+RUN = {"q": {"a": 5.0, "b": 4.0, "x": 3.0, "c": 2.0, "d": 1.0}, "other": {"a": 1.0, "b": 0.5}}
+
+
+def test_the_worked_example(score):
+    assert score("AUROC", QRELS, RUN) == {"q": 0.75, "other": 0.0}  # other: no judged non-relevant item
+    assert score("AUROC@2", QRELS, RUN) == {"q": 1.0, "other": 0.0}
+    assert score("AUROC@1", QRELS, RUN) == {"q": 0.0, "other": 0.0}  # a alone: no pair
+
+
+def roc_auc_by_curve(preds: np.ndarray, target: np.ndarray, top_k: int | None) -> float:
+    order = np.argsort(-preds, kind="stable")[: top_k or len(preds)]
+    preds, target = preds[order], target[order]
+    if not target.sum():
+        return 0.0
+    true_positives = np.concatenate([[0], np.cumsum(target)])
+    false_positives = np.concatenate([[0], np.cumsum(1 - target)])
+    if false_positives[-1] == 0:
+        return 0.0
+    tpr, fpr = true_positives / true_positives[-1], false_positives / false_positives[-1]
+    return float(np.sum((fpr[1:] - fpr[:-1]) * (tpr[1:] + tpr[:-1]) / 2))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_equal_to_torchmetrics_retrieval_auroc_on_random_cases(seed):
+    generator = np.random.default_rng(seed)
+    qrels, run, expected = {}, {}, {}
+    top_k = int(generator.integers(1, 12)) if seed % 2 else None
+    for user in range(8):
+        items = int(generator.integers(1, 15))
+        preds = generator.permutation(items) + generator.random(items) / 2  # distinct scores
+        target = generator.integers(0, 2, items)
+        qrels[f"u{user}"] = {f"i{i}": int(target[i]) for i in range(items)}
+        run[f"u{user}"] = {f"i{i}": float(preds[i]) for i in range(items)}
+        expected[f"u{user}"] = roc_auc_by_curve(preds, target, top_k)
+    measure = "AUROC" + (f"@{top_k}" if top_k else "")
+    assert sqlrank.evaluate(qrels, run, [measure]).per_query.to_pylist() == [
+        {"run_id": "run", "query_id": user, "measure": measure, "value": pytest.approx(value, abs=1e-12)}
+        for user, value in sorted(expected.items())]
