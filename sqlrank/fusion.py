@@ -1,0 +1,163 @@
+"""Fusing runs: the sqlrank.fuse macro (sql/70_fusion.sql) behind a Python call, and its parameters tuned.
+
+    fused = sqlrank.fuse({"bm25": "bm25.trec", "dense": "dense.trec"}, method="rrf", norm="none")
+    sqlrank.evaluate("qrels.txt", fused, ["nDCG@10"])
+    best, table = sqlrank.optimize_fusion("qrels.txt", {"bm25": ..., "dense": ...}, "nDCG@10", method="wsum")
+
+docs/fusion.md gives every method's formula, its source and ranx's name for it.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+
+from . import sqlgen
+from .checks import resolve_duplicates
+from .errors import EvaluationError, SqlrankError, first_line, out_of_memory
+from .macros import library_connection
+from .readers import load, named_runs
+
+METHODS = ("min", "med", "anz", "max", "sum", "mnz", "gmnz", "isr", "log_isr", "logn_isr", "rrf", "rbc",
+           "bordafuse", "w_bordafuse", "condorcet", "w_condorcet", "mixed", "wmnz", "wsum")
+NORMS = ("none", "min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda")
+WEIGHTED = ("wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet")
+# the parameter each tunable method's grid is over, as ranx.optimize_fusion's (method: (name, start, stop, step))
+SCALAR_GRIDS = {"rrf": ("k", 10, 100, 10), "rbc": ("phi", 0.01, 1.0, 0.01), "gmnz": ("gamma", 0.01, 1.0, 0.01),
+                "logn_isr": ("sigma", 0.01, 1.0, 0.01)}
+RUNS_TABLE = "sqlrank_fusion_runs"
+
+
+def fuse(runs, method: str = "wsum", norm: str | None = "min-max", *, weights=None, k: float = 60, phi=None,
+         gamma=None, sigma: float = 0.01, top_k: int | None = None, depth: int | None = None,
+         duplicates: str = "error") -> pa.Table:
+    """Fuse two or more runs into one: an Arrow table (query_id, doc_id, score), best first in each query.
+
+    runs: a dict {name: source}, a list of sources (paths, DataFrames, Arrow tables, relations), or one
+        table with a run_id column; weights go to the runs in that order (a table's: run_id order).
+    method, norm: ranx's names (docs/fusion.md); norm=None is "none". weights: one per run for the
+        weighted methods (default: all 1). k (rrf), phi (rbc), gamma (gmnz), sigma (logn_isr): ranx's.
+    top_k: keep each input's best top_k documents per query first; depth: keep the output's best depth.
+    The table's to_pandas() gives a DataFrame, polars.from_arrow() a polars one; evaluate() takes it as a run.
+    """
+    with library_connection() as con:
+        _load_runs(con, runs, duplicates)
+        return _fused(con, method, norm, weights, k, phi, gamma, sigma, top_k, depth)
+
+
+def optimize_fusion(qrels, runs, measure: str = "nDCG", method: str = "wsum", norm: str | None = "min-max", *,
+                    step: float | None = None, top_k: int | None = None, duplicates: str = "error",
+                    **evaluate_options) -> tuple[dict, pa.Table]:
+    """Choose a method's weights (or k, phi, gamma, sigma) on ranx.optimize_fusion's grid; (best, every point).
+
+    The grid is ranx's: weights from 0 to 1 by `step` (0.1) summing to exactly 1.0 in floating point,
+    or k 10..100 by 10, phi/gamma/sigma 0.01..1 by 0.01. Every point is fused, then all are evaluated
+    in one pass (one table of runs); the best mean wins, and among equal means the last point in grid
+    order, as ranx's `>=` keeps it. Returns ({parameter: value}, table point, value).
+    """
+    from .engine import evaluate
+
+    _check_choice("fusion method", method, METHODS)
+    with library_connection() as con:
+        names = _load_runs(con, runs, duplicates)
+        points = _grid(method, len(names), step)
+        parts = []
+        for number, point in enumerate(points):
+            fused = _fused(con, method, norm, top_k=top_k, **point)
+            parts.append(fused.append_column("run_id", pa.array([f"{number:06d}"] * fused.num_rows)))
+    result = evaluate(qrels, pa.concat_tables(parts), [measure], **evaluate_options)
+    label = _label(result)
+    values = [result.means.get(f"{number:06d}", {}).get(label, 0.0) for number in range(len(points))]
+    best = max(range(len(points)), key=lambda number: (values[number], number))
+    table = pa.table({"point": [str(_shown(point)) for point in points], "value": values})
+    return _shown(points[best]), table
+
+
+def _label(result) -> str:
+    """The one measure's name in a result's means."""
+    return next(iter(next(iter(result.means.values()))))
+
+
+def _shown(point: dict) -> dict:
+    return {name: (list(value) if isinstance(value, tuple) else value) for name, value in point.items()}
+
+
+def _grid(method: str, run_count: int, step: float | None) -> list[dict]:
+    """ranx.optimize_fusion's trials, in its order (fusion_optimization/optimize_*.py)."""
+    if method in WEIGHTED:
+        step = 0.1 if step is None else step
+        digits = str(step)[::-1].find(".")
+        values = [round(x, digits) for x in np.arange(0, 1 + step, step)]
+        # ranx keeps the combinations whose float sum is exactly 1.0 (0.1 + 0.2 + 0.7 is not): the same ones
+        return [{"weights": combination} for combination in product(*[values] * run_count)
+                if sum(combination) == 1.0]
+    if method not in SCALAR_GRIDS:
+        raise EvaluationError(f"fusion method '{method}' has nothing to tune; the methods with parameters are "
+                              f"{', '.join(sorted(WEIGHTED + tuple(SCALAR_GRIDS)))}")
+    name, start, stop, default_step = SCALAR_GRIDS[method]
+    step = default_step if step is None else step
+    if method == "rrf":
+        return [{"k": value} for value in range(start, stop + 1, int(step))]
+    digits = str(step)[::-1].find(".")
+    return [{name: round(float(x), digits)} for x in np.arange(start, stop + step, step)]
+
+
+def _load_runs(con, runs, duplicates: str) -> list[str]:
+    """Every run into one table RUNS_TABLE (run_id, query_id, doc_id, score); the runs' names, in order."""
+    sources = named_runs(runs)
+    selects, names = [], []
+    for number, (name, source, _) in enumerate(sources):
+        loaded = load(con, source, f"sqlrank_fusion_run_{number}", "run", {})
+        resolve_duplicates(con, loaded, "run", duplicates)
+        table = sqlgen.identifier(loaded.table)
+        columns = [row[0] for row in con.execute(f"DESCRIBE {table}").fetchall()]
+        if "run_id" in columns:
+            run_ids = [row[0] for row in con.execute(
+                f"SELECT DISTINCT CAST(run_id AS VARCHAR) FROM {table} ORDER BY 1").fetchall()]
+            names += run_ids
+            # a table's runs keep their run_id order, after the runs given before it
+            selects.append(f"SELECT printf('%06d', {len(selects)}) || '/' || CAST(run_id AS VARCHAR) AS run_id, "
+                           f"query_id, doc_id, score FROM {table}")
+        else:
+            names.append(name or f"run{number + 1}")
+            selects.append(f"SELECT printf('%06d', {len(selects)}) AS run_id, query_id, doc_id, score FROM {table}")
+    if len(names) < 2:
+        raise EvaluationError(f"fusion needs two runs or more; found {len(names)} ({', '.join(names) or 'none'})")
+    con.execute(sqlgen.create_temp_table(RUNS_TABLE, " UNION ALL ".join(selects)))
+    return names
+
+
+def _fused(con, method, norm, weights=None, k=60, phi=None, gamma=None, sigma=0.01, top_k=None, depth=None):
+    norm = "none" if norm is None else norm
+    _check_choice("fusion method", method, METHODS)
+    _check_choice("fusion norm", norm, NORMS)
+    if weights is not None:
+        weights = [float(weight) for weight in weights]
+    arguments = {"method": method, "norm": norm, "weights": weights, "k": k, "phi": phi, "gamma": gamma,
+                 "sigma": sigma, "top_k": top_k, "depth": depth}
+    call = ", ".join(f"{name} := ${name}" for name in arguments)
+    sql = (f"SELECT * FROM sqlrank.fuse('{RUNS_TABLE}', {call}) "
+           "ORDER BY query_id, score DESC, doc_id DESC")
+    try:
+        return con.execute(sql, arguments).to_arrow_table()
+    except duckdb.Error as error:
+        raise _user_error(error) from None
+
+
+def _check_choice(parameter: str, value, allowed) -> None:
+    if value not in allowed:
+        raise EvaluationError(f"unknown {parameter} '{value}' (expected one of: {', '.join(allowed)})")
+
+
+def _user_error(error: duckdb.Error) -> SqlrankError:
+    """The macro's own message (it starts 'sqlrank: '), or DuckDB's out-of-memory in the user's words."""
+    memory = out_of_memory(error)
+    if memory is not None:
+        return memory
+    message = first_line(error)
+    if "sqlrank: " in message:
+        return EvaluationError(message.split("sqlrank: ", 1)[1])
+    return EvaluationError(f"fusion failed: {message}")
