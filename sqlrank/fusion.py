@@ -142,7 +142,7 @@ def _fused(con, method, norm, weights=None, k=60, phi=None, gamma=None, sigma=0.
     sql = (f"SELECT * FROM sqlrank.fuse('{RUNS_TABLE}', {call}) "
            "ORDER BY query_id, score DESC, doc_id DESC")
     try:
-        return con.execute(sql, arguments).to_arrow_table()
+        return con.sql(sql, params=arguments).to_arrow_table()
     except duckdb.Error as error:
         raise _user_error(error) from None
 
