@@ -44,7 +44,10 @@ def fuse(runs, method: str = "wsum", norm: str | None = "min-max", *, weights=No
     The table's to_pandas() gives a DataFrame, polars.from_arrow() a polars one; evaluate() takes it as a run.
     """
     with library_connection() as con:
-        _load_runs(con, runs, duplicates)
+        names = _load_runs(con, runs, duplicates)
+        if weights is not None and len(weights) != len(names):
+            raise EvaluationError(f"fusion weights: {len(weights)} weights for {len(names)} runs "
+                                  f"({', '.join(names)}); give one weight per run, in that order")
         return _fused(con, method, norm, weights, k, phi, gamma, sigma, top_k, depth)
 
 
