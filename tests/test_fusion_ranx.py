@@ -150,3 +150,34 @@ def test_ranx_own_files(tmp_path):
             want = ranx.fuse([ranx.Run(r) for r in runs.values()], norm=None if norm == "none" else norm,
                              method=method, params=params).to_dict()
         assert_same(got, want, f"{method}/{norm}")
+
+
+@pytest.fixture(scope="module")
+def overlapping():
+    """Two runs scoring the same 15 documents of each query: no fused ties, so ranx's order and sqlrank's agree."""
+    rng = random.Random(11)
+    return {name: {f"q{query}": {f"d{i}": rng.uniform(0, 5) for i in range(15)} for query in range(8)}
+            for name in ("bm25", "dense")}
+
+
+@pytest.fixture(scope="module")
+def qrels(overlapping):
+    rng = random.Random(7)
+    return {query: {f"d{i}": rng.randint(0, 2) for i in rng.sample(range(15), 6)} for query in overlapping["bm25"]}
+
+
+# gmnz: every document is in both runs, so every gamma scales the scores alike and ties: ranx's `>=`
+# keeps the last point of its grid (gamma 1.0), and so must sqlrank
+@pytest.mark.parametrize("method, metric", [("wsum", "ndcg@10"), ("gmnz", "map")])
+def test_optimize_fusion_chooses_ranx_parameters(overlapping, qrels, method, metric):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want, report = ranx.optimize_fusion(ranx.Qrels(qrels), [ranx.Run(run, name=n) for n, run in overlapping.items()],
+                                            norm="min-max", method=method, metric=metric,
+                                            return_optimization_report=True, show_progress=False)
+    best, points = sqlrank.optimize_fusion(qrels, {name: arrow(run) for name, run in overlapping.items()},
+                                           "nDCG@10" if metric == "ndcg@10" else "AP", method=method, norm="min-max")
+    assert best == {name: (list(value) if isinstance(value, tuple) else value) for name, value in want.items()}
+    assert points.num_rows == len(report.results) > 5
+    assert method != "gmnz" or best == {"gamma": 1.0}
+    assert points.column("value").to_pylist() == pytest.approx(report.results, abs=1e-9)
