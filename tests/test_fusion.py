@@ -87,3 +87,10 @@ def test_python_door_top_k_and_one_run(runs):
     with pytest.raises(sqlrank.EvaluationError, match="unknown fusion norm 'minmax'"):
         sqlrank.fuse(list(runs), norm="minmax")
     assert isinstance(sqlrank.fuse(list(runs)), pa.Table)
+
+
+def test_spark_refuses_fusion_by_name(runs):
+    from sqlrank import spark as sqlrank_spark
+
+    with pytest.raises(sqlrank.EvaluationError, match="fusion is not in the Spark door: fuse with sqlrank.fuse"):
+        sqlrank_spark.fuse(list(runs), method="rrf")
