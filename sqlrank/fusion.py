@@ -24,6 +24,7 @@ from .readers import load, named_runs
 METHODS = ("min", "med", "anz", "max", "sum", "mnz", "gmnz", "isr", "log_isr", "logn_isr", "rrf", "rbc",
            "bordafuse", "w_bordafuse", "condorcet", "w_condorcet", "mixed", "wmnz", "wsum")
 NORMS = ("none", "min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda")
+SUPERVISED = ("probfuse", "segfuse", "slidefuse", "posfuse", "bayesfuse", "mapfuse")
 WEIGHTED = ("wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet")
 # the parameter each tunable method's grid is over, as ranx.optimize_fusion's (method: (name, start, stop, step))
 SCALAR_GRIDS = {"rrf": ("k", 10, 100, 10), "rbc": ("phi", 0.01, 1.0, 0.01), "gmnz": ("gamma", 0.01, 1.0, 0.01),
@@ -151,6 +152,9 @@ def _fused(con, method, norm, weights=None, k=60, phi=None, gamma=None, sigma=0.
 
 
 def _check_choice(parameter: str, value, allowed) -> None:
+    if parameter == "fusion method" and value in SUPERVISED:
+        raise EvaluationError(f"fusion method '{value}' (trained on qrels) is not in sqlrank yet; the methods are "
+                              f"{', '.join(METHODS)} (docs/fusion.md)")
     if value not in allowed:
         raise EvaluationError(f"unknown {parameter} '{value}' (expected one of: {', '.join(allowed)})")
 
