@@ -9,15 +9,13 @@ from typing import Annotated, Optional
 import typer
 
 import sqlrank
-from sqlrank import run_files
-from sqlrank.fusion import METHODS, NORMS
 
 from . import failures, terminal
 from .options import Duplicates, DuplicatesOption
 
-Method = enum.Enum("Method", {name: name for name in METHODS}, type=str)
-Norm = enum.Enum("Norm", {name: name for name in NORMS}, type=str)
-RunFormat = enum.Enum("RunFormat", {name: name for name in run_files.RUN_FORMATS}, type=str)
+Method = enum.Enum("Method", {name: name for name in sqlrank.FUSION_METHODS}, type=str)
+Norm = enum.Enum("Norm", {name: name for name in sqlrank.FUSION_NORMS}, type=str)
+RunFormat = enum.Enum("RunFormat", {name: name for name in sqlrank.RUN_FORMATS}, type=str)
 
 
 def fuse_command(
@@ -62,7 +60,7 @@ def fuse_command(
         with terminal.status("fusing"):
             fused = sqlrank.fuse(named, method=method.value, norm=norm.value, weights=weight_list, k=k, phi=phi,
                                  gamma=gamma, sigma=sigma, top_k=top_k, depth=depth, duplicates=duplicates.value)
-            run_files.write(fused, target, fmt.value if fmt else run_files.format_for(output), tag)
+            sqlrank.write_run(fused, target, fmt.value if fmt else sqlrank.run_format_for(output), tag)
 
 
 def _named(run: str, number: int) -> tuple[str, str]:
