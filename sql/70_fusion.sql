@@ -16,7 +16,7 @@
 --   SELECT * FROM sqlrank.fuse('runs', method := 'rrf', norm := 'none');
 CREATE OR REPLACE MACRO sqlrank.fusion_methods() AS
     ['min', 'med', 'anz', 'max', 'sum', 'mnz', 'gmnz', 'isr', 'log_isr', 'logn_isr', 'rrf', 'rbc',
-     'bordafuse', 'w_bordafuse', 'condorcet', 'w_condorcet', 'mixed', 'wmnz', 'wsum'];
+     'bordafuse', 'w_bordafuse', 'condorcet', 'w_condorcet', 'mixed', 'wmnz', 'wsum', 'posfuse', 'mapfuse'];
 
 CREATE OR REPLACE MACRO sqlrank.fusion_norms() AS
     ['none', 'min-max', 'min-max-inverted', 'max', 'sum', 'zmuv', 'rank', 'borda'];
@@ -93,8 +93,20 @@ CREATE OR REPLACE MACRO sqlrank.fusion_positioned(runs_table, norm := 'min-max',
     FROM sqlrank.fusion_normalized(runs_table, norm, top_k) AS normalized
     JOIN sqlrank.fusion_run_numbers(runs_table) USING (run_id);
 
+-- PosFuse's training (Lillis et al., SIGIR 2010, as ranx trains it): for each run and position p, the
+-- share of the qrels' queries whose document at p has a label >= 1, among those the run has a p-th for
+CREATE OR REPLACE MACRO sqlrank.fusion_position_probabilities(qrels_table, runs_table, norm := 'min-max',
+                                                              top_k := NULL) AS TABLE
+    SELECT run_number, position, avg(CASE WHEN judged.relevance >= 1 THEN 1.0 ELSE 0.0 END) AS probability
+    FROM sqlrank.fusion_positioned(runs_table, norm, top_k, NULL) AS positioned
+    SEMI JOIN (SELECT CAST(query_id AS VARCHAR) AS query_id FROM query_table(qrels_table)) AS judged_queries
+        USING (query_id)
+    LEFT JOIN (SELECT CAST(query_id AS VARCHAR) AS query_id, CAST(doc_id AS VARCHAR) AS doc_id, relevance
+               FROM query_table(qrels_table)) AS judged USING (query_id, doc_id)
+    GROUP BY run_number, position;
+
 -- a method's parameters, checked before any row is read: NULL when they are right, else an error naming them
-CREATE OR REPLACE MACRO sqlrank.fusion_parameters_error(method, k, phi, gamma, sigma) AS
+CREATE OR REPLACE MACRO sqlrank.fusion_parameters_error(method, k, phi, gamma, sigma, weights, probs) AS
     CASE
         WHEN sqlrank.choice(method, sqlrank.fusion_methods(), 'fusion method') IS NULL THEN NULL
         WHEN method = 'gmnz' AND gamma IS NULL THEN 'gmnz needs gamma (ranx has no default), e.g. gamma := 0.5'
@@ -102,15 +114,18 @@ CREATE OR REPLACE MACRO sqlrank.fusion_parameters_error(method, k, phi, gamma, s
             THEN 'rbc needs phi in [0, 1] (ranx has no default), e.g. phi := 0.8; found ' || coalesce(CAST(phi AS VARCHAR), 'none')
         WHEN method = 'logn_isr' AND (sigma IS NULL OR sigma < 0 OR sigma > 1)
             THEN 'logn_isr needs sigma in [0, 1]; found ' || coalesce(CAST(sigma AS VARCHAR), 'none')
+        WHEN method = 'posfuse' AND probs IS NULL THEN 'posfuse needs probs, trained on qrels (sqlrank.fusion_position_probabilities)'
+        WHEN method = 'mapfuse' AND weights IS NULL THEN 'mapfuse needs weights, each run''s MAP on training qrels'
         WHEN method = 'rrf' AND (k IS NULL OR k < 0) THEN 'rrf needs k >= 0; found ' || coalesce(CAST(k AS VARCHAR), 'none')
     END;
 
 CREATE OR REPLACE MACRO sqlrank.fuse(runs_table, method := 'wsum', norm := 'min-max', weights := NULL, k := 60,
-                                     phi := NULL, gamma := NULL, sigma := 0.01, top_k := NULL, depth := NULL) AS TABLE
+                                     phi := NULL, gamma := NULL, sigma := 0.01, top_k := NULL, depth := NULL,
+                                     probs := NULL) AS TABLE
     WITH positioned AS (
         SELECT *, CASE WHEN method IN ('bordafuse', 'condorcet') THEN 1.0 ELSE weight END AS vote
         FROM sqlrank.fusion_positioned(runs_table, norm, top_k, weights)
-        WHERE coalesce(error('sqlrank: fusion: ' || sqlrank.fusion_parameters_error(method, k, phi, gamma, sigma)
+        WHERE coalesce(error('sqlrank: fusion: ' || sqlrank.fusion_parameters_error(method, k, phi, gamma, sigma, weights, probs)
                              || ' (docs/fusion.md)'), true)
     ),
     -- bordafuse: a run that missed a document gives it (C - n + 1) / 2 points, the mean of the places
@@ -142,6 +157,10 @@ CREATE OR REPLACE MACRO sqlrank.fuse(runs_table, method := 'wsum', norm := 'min-
                 WHEN 'wmnz' THEN sum(score) * sum(weight)
                 WHEN 'mixed' THEN sum(weight * score) * sqrt(count(*))
                 WHEN 'bordafuse' THEN sum(vote * ((candidate_count - position + 1) - (candidate_count - listed + 1) / 2))
+                -- the supervised two: probs[i][p] trained by sqlrank.fusion_position_probabilities, and
+                -- mapfuse's weights the runs' MAP on the training qrels
+                WHEN 'posfuse' THEN sum(coalesce(probs[run_number][position], 0))
+                WHEN 'mapfuse' THEN sum(weight / position)
                 WHEN 'w_bordafuse' THEN sum(vote * ((candidate_count - position + 1) - (candidate_count - listed + 1) / 2))
             END AS score
         FROM positioned

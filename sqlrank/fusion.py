@@ -22,9 +22,10 @@ from .macros import library_connection
 from .readers import load, named_runs
 
 METHODS = ("min", "med", "anz", "max", "sum", "mnz", "gmnz", "isr", "log_isr", "logn_isr", "rrf", "rbc",
-           "bordafuse", "w_bordafuse", "condorcet", "w_condorcet", "mixed", "wmnz", "wsum")
+           "bordafuse", "w_bordafuse", "condorcet", "w_condorcet", "mixed", "wmnz", "wsum", "posfuse", "mapfuse")
 NORMS = ("none", "min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda")
-SUPERVISED = ("probfuse", "segfuse", "slidefuse", "posfuse", "bayesfuse", "mapfuse")
+SUPERVISED = ("probfuse", "segfuse", "slidefuse", "bayesfuse")  # not in sqlrank yet
+TRAINED = ("posfuse", "mapfuse")
 WEIGHTED = ("wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet")
 # the parameter each tunable method's grid is over, as ranx.optimize_fusion's (method: (name, start, stop, step))
 SCALAR_GRIDS = {"rrf": ("k", 10, 100, 10), "rbc": ("phi", 0.01, 1.0, 0.01), "gmnz": ("gamma", 0.01, 1.0, 0.01),
@@ -34,7 +35,7 @@ RUNS_TABLE = "sqlrank_fusion_runs"
 
 def fuse(runs, method: str = "wsum", norm: str | None = "min-max", *, weights=None, k: float = 60, phi=None,
          gamma=None, sigma: float = 0.01, top_k: int | None = None, depth: int | None = None,
-         duplicates: str = "error") -> pa.Table:
+         probs=None, map_scores=None, duplicates: str = "error") -> pa.Table:
     """Fuse two or more runs into one: an Arrow table (query_id, doc_id, score), best first in each query.
 
     runs: a dict {name: source}, a list of sources (paths, DataFrames, Arrow tables, relations), or one
@@ -42,14 +43,17 @@ def fuse(runs, method: str = "wsum", norm: str | None = "min-max", *, weights=No
     method, norm: ranx's names (docs/fusion.md); norm=None is "none". weights: one per run for the
         weighted methods (default: all 1). k (rrf), phi (rbc), gamma (gmnz), sigma (logn_isr): ranx's.
     top_k: keep each input's best top_k documents per query first; depth: keep the output's best depth.
+    probs (posfuse) and map_scores (mapfuse): trained on qrels by optimize_fusion(method="posfuse"/"mapfuse").
     The table's to_pandas() gives a DataFrame, polars.from_arrow() a polars one; evaluate() takes it as a run.
     """
     with library_connection() as con:
         names = _load_runs(con, runs, duplicates)
+        if method == "mapfuse" and map_scores is not None:
+            weights = map_scores  # the SQL reads mapfuse's per-run MAP as its weights
         if weights is not None and len(weights) != len(names):
             raise EvaluationError(f"fusion weights: {len(weights)} weights for {len(names)} runs "
                                   f"({', '.join(names)}); give one weight per run, in that order")
-        return _fused(con, method, norm, weights, k, phi, gamma, sigma, top_k, depth)
+        return _fused(con, method, norm, weights, k, phi, gamma, sigma, top_k, depth, probs)
 
 
 def optimize_fusion(qrels, runs, measure: str = "nDCG", method: str = "wsum", norm: str | None = "min-max", *,
@@ -65,6 +69,8 @@ def optimize_fusion(qrels, runs, measure: str = "nDCG", method: str = "wsum", no
     from .engine import evaluate
 
     _check_choice("fusion method", method, METHODS)
+    if method in TRAINED:
+        return _train(qrels, runs, measure, method, norm, top_k, duplicates, evaluate_options)
     with library_connection() as con:
         names = _load_runs(con, runs, duplicates)
         points = _grid(method, len(names), step)
@@ -78,6 +84,33 @@ def optimize_fusion(qrels, runs, measure: str = "nDCG", method: str = "wsum", no
     best = max(range(len(points)), key=lambda number: (values[number], number))
     table = pa.table({"point": [str(_shown(point)) for point in points], "value": values})
     return _shown(points[best]), table
+
+
+def _train(qrels, runs, measure, method, norm, top_k, duplicates, evaluate_options) -> tuple[dict, pa.Table]:
+    """PosFuse's probabilities or MAPFuse's MAP per run, as ranx's optimize_fusion trains them (measure unused)."""
+    from .engine import evaluate
+
+    norm = "none" if norm is None else norm
+    _check_choice("fusion norm", norm, NORMS)
+    with library_connection() as con:
+        names = _load_runs(con, runs, duplicates)
+        if method == "posfuse":
+            loaded = load(con, qrels, "sqlrank_fusion_qrels", "qrels", {})
+            resolve_duplicates(con, loaded, "qrels", duplicates)
+            try:
+                table = con.sql(f"SELECT run_number, position, probability FROM sqlrank.fusion_position_probabilities("
+                                f"'{loaded.table}', '{RUNS_TABLE}', norm := $norm, top_k := $top_k) "
+                                "ORDER BY run_number, position", params={"norm": norm, "top_k": top_k}).to_arrow_table()
+            except duckdb.Error as error:
+                raise _user_error(error) from None
+            probs = [[row["probability"] for row in table.to_pylist() if row["run_number"] == number + 1]
+                     for number in range(len(names))]
+            return {"probs": probs}, table
+        ranked = con.sql(f"SELECT run_id, query_id, doc_id, score FROM {RUNS_TABLE}").to_arrow_table()
+    result = evaluate(qrels, ranked, ["AP"], **({"depth": top_k} if top_k else {}), **evaluate_options)
+    run_ids = sorted(result.means)
+    map_scores = [result.means[run_id]["AP"] for run_id in run_ids]
+    return {"map_scores": map_scores}, pa.table({"run": names, "AP": map_scores})
 
 
 def _label(result) -> str:
@@ -134,14 +167,16 @@ def _load_runs(con, runs, duplicates: str) -> list[str]:
     return names
 
 
-def _fused(con, method, norm, weights=None, k=60, phi=None, gamma=None, sigma=0.01, top_k=None, depth=None):
+def _fused(con, method, norm, weights=None, k=60, phi=None, gamma=None, sigma=0.01, top_k=None, depth=None,
+           probs=None):
     norm = "none" if norm is None else norm
     _check_choice("fusion method", method, METHODS)
     _check_choice("fusion norm", norm, NORMS)
     if weights is not None:
         weights = [float(weight) for weight in weights]
     arguments = {"method": method, "norm": norm, "weights": weights, "k": k, "phi": phi, "gamma": gamma,
-                 "sigma": sigma, "top_k": top_k, "depth": depth}
+                 "sigma": sigma, "top_k": top_k, "depth": depth,
+                 "probs": None if probs is None else [[float(p) for p in run] for run in probs]}
     call = ", ".join(f"{name} := ${name}" for name in arguments)
     sql = (f"SELECT * FROM sqlrank.fuse('{RUNS_TABLE}', {call}) "
            "ORDER BY query_id, score DESC, doc_id DESC")

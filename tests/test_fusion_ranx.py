@@ -13,6 +13,7 @@ import random
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pytest
 
@@ -24,7 +25,9 @@ ranx = pytest.importorskip("ranx")
 RANX_DATA = Path(__file__).parent / "data" / "ranx"
 WEIGHTS = [0.2, 0.45, 0.35]  # no two sums of weights equal: weighted condorcet has no drawn duels
 PARAMETERS = {"gmnz": {"gamma": 0.4}, "rbc": {"phi": 0.8}, "logn_isr": {"sigma": 0.1}, "rrf": {"k": 20}}
-POSITIONAL = {"isr", "log_isr", "logn_isr", "rrf", "rbc", "bordafuse", "w_bordafuse", "condorcet", "w_condorcet"}
+POSITIONAL = {"isr", "log_isr", "logn_isr", "rrf", "rbc", "bordafuse", "w_bordafuse", "condorcet", "w_condorcet",
+              "posfuse", "mapfuse"}
+TRAINED = {"posfuse", "mapfuse"}  # test_supervised_methods_train_and_fuse_as_ranx
 CONDORCET = {"condorcet", "w_condorcet"}
 
 
@@ -101,7 +104,7 @@ def tied():
 
 def test_every_method_equals_ranx_on_runs_missing_documents(distinct):
     sources = {name: arrow(run) for name, run in distinct.items()}
-    for method in sorted(set(METHODS) - CONDORCET):
+    for method in sorted(set(METHODS) - CONDORCET - TRAINED):
         got = as_dict(sqlrank.fuse(sources, method=method, norm="min-max", **parameters(method)))
         assert_same(got, ranx_fuse(distinct, method, "min-max"), method)
 
@@ -182,3 +185,19 @@ def test_optimize_fusion_chooses_ranx_parameters(overlapping, qrels, method, met
     assert points.num_rows == len(report.results) > 5
     assert method != "gmnz" or best == {"gamma": 1.0}
     assert points.column("value").to_pylist() == pytest.approx(report.results, abs=1e-9)
+
+
+@pytest.mark.parametrize("method, trained", [("posfuse", "probs"), ("mapfuse", "map_scores")])
+def test_supervised_methods_train_and_fuse_as_ranx(distinct, method, trained):
+    rng = random.Random(3)
+    judged = {query: {f"d{i}": rng.randint(0, 2) for i in rng.sample(range(20), 8)} for query in distinct["r0"]}
+    runs = [ranx.Run(run, name=name) for name, run in distinct.items()]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want_parameters = ranx.optimize_fusion(ranx.Qrels(judged), runs, norm="min-max", method=method)
+        want = ranx.fuse(runs, norm="min-max", method=method, params=want_parameters).to_dict()
+    sources = {name: arrow(run) for name, run in distinct.items()}
+    parameters_, _ = sqlrank.optimize_fusion(judged, sources, method=method)
+    for got_run, want_run in zip(parameters_[trained], want_parameters[trained]):
+        assert list(np.atleast_1d(got_run)) == pytest.approx(list(np.atleast_1d(want_run)), abs=1e-12)
+    assert_same(as_dict(sqlrank.fuse(sources, method=method, **parameters_)), want, method)
