@@ -52,13 +52,13 @@ CREATE OR REPLACE MACRO sqlrank.fusion_normalized(runs_table, norm := 'min-max',
         SELECT described.run_id, described.query_id, described.doc_id, candidate_count, retrieved,
             CASE sqlrank.choice(norm, sqlrank.fusion_norms(), 'fusion norm')
                 WHEN 'none' THEN score
-                WHEN 'min-max' THEN (score - low) / greatest(high - low, 1e-9)
-                WHEN 'min-max-inverted' THEN (high - score) / greatest(high - low, 1e-9)
-                WHEN 'max' THEN score / greatest(high, 1e-9)
-                WHEN 'sum' THEN (score - low) / greatest(total - low * retrieved, 1e-9)
-                WHEN 'zmuv' THEN (score - mean) / greatest(spread, 1e-9)
-                WHEN 'rank' THEN 1 - (input_rank - 1) / retrieved
-                ELSE 1 - (input_rank - 1) / candidate_count  -- borda
+                WHEN 'min-max' THEN (score - low) / NULLIF(greatest(high - low, 1e-9), 0)
+                WHEN 'min-max-inverted' THEN (high - score) / NULLIF(greatest(high - low, 1e-9), 0)
+                WHEN 'max' THEN score / NULLIF(greatest(high, 1e-9), 0)
+                WHEN 'sum' THEN (score - low) / NULLIF(greatest(total - low * retrieved, 1e-9), 0)
+                WHEN 'zmuv' THEN (score - mean) / NULLIF(greatest(spread, 1e-9), 0)
+                WHEN 'rank' THEN 1 - (input_rank - 1) / NULLIF(retrieved, 0)
+                ELSE 1 - (input_rank - 1) / NULLIF(candidate_count, 0)  -- borda
             END AS score
         FROM described JOIN candidates USING (query_id, doc_id)
     ),
@@ -66,7 +66,7 @@ CREATE OR REPLACE MACRO sqlrank.fusion_normalized(runs_table, norm := 'min-max',
     missed AS (  -- borda norm: what another run retrieved scores 0.5 - (n - 1) / (2 C)
         SELECT runs.run_id, candidates.query_id, candidates.doc_id, candidate_count,
                coalesce(run_queries.retrieved, 0) AS retrieved,
-               0.5 - (coalesce(run_queries.retrieved, 0) - 1) / (2 * candidate_count) AS score
+               0.5 - (coalesce(run_queries.retrieved, 0) - 1) / NULLIF(2 * candidate_count, 0) AS score
         FROM candidates
         CROSS JOIN sqlrank.fusion_run_numbers(runs_table) AS runs
         LEFT JOIN run_queries ON run_queries.run_id = runs.run_id AND run_queries.query_id = candidates.query_id
@@ -131,8 +131,8 @@ CREATE OR REPLACE MACRO sqlrank.fuse(runs_table, method := 'wsum', norm := 'min-
     -- bordafuse: a run that missed a document gives it (C - n + 1) / 2 points, the mean of the places
     -- it left free; summed over all runs once per query, then corrected for the runs that have the document
     borda_base AS (
-        SELECT query_id, sum(vote * (candidate_count - listed + 1) / 2)
-               + (max(candidate_count) + 1) / 2 * ((SELECT sum(vote) FROM (SELECT DISTINCT run_id, vote FROM positioned) AS run_votes)
+        SELECT query_id, sum(vote * (candidate_count - listed + 1) * 0.5)
+               + (max(candidate_count) + 1) * 0.5 * ((SELECT sum(vote) FROM (SELECT DISTINCT run_id, vote FROM positioned) AS run_votes)
                                                 - sum(vote)) AS missed_points
         FROM (SELECT DISTINCT run_id, query_id, candidate_count, listed, vote FROM positioned) AS run_queries
         WHERE method IN ('bordafuse', 'w_bordafuse')
@@ -148,20 +148,20 @@ CREATE OR REPLACE MACRO sqlrank.fuse(runs_table, method := 'wsum', norm := 'min-
                 WHEN 'sum' THEN sum(score)
                 WHEN 'mnz' THEN sum(score) * count(*)
                 WHEN 'gmnz' THEN sum(score) * pow(count(*), gamma)
-                WHEN 'isr' THEN sum(1 / pow(position, 2)) * count(*)
-                WHEN 'log_isr' THEN sum(1 / pow(position, 2)) * ln(count(*))
-                WHEN 'logn_isr' THEN sum(1 / pow(position, 2)) * ln(count(*) + sigma)
-                WHEN 'rrf' THEN sum(1 / (k + position))
+                WHEN 'isr' THEN sum(1 / NULLIF(pow(position, 2), 0)) * count(*)
+                WHEN 'log_isr' THEN sum(1 / NULLIF(pow(position, 2), 0)) * ln(count(*))
+                WHEN 'logn_isr' THEN sum(1 / NULLIF(pow(position, 2), 0)) * ln(count(*) + sigma)
+                WHEN 'rrf' THEN sum(1 / NULLIF(k + position, 0))
                 WHEN 'rbc' THEN sum((1 - phi) * pow(phi, position - 1))
                 WHEN 'wsum' THEN sum(weight * score)
                 WHEN 'wmnz' THEN sum(score) * sum(weight)
                 WHEN 'mixed' THEN sum(weight * score) * sqrt(count(*))
-                WHEN 'bordafuse' THEN sum(vote * ((candidate_count - position + 1) - (candidate_count - listed + 1) / 2))
+                WHEN 'bordafuse' THEN sum(vote * ((candidate_count - position + 1) - (candidate_count - listed + 1) * 0.5))
                 -- the supervised two: probs[i][p] trained by sqlrank.fusion_position_probabilities, and
                 -- mapfuse's weights the runs' MAP on the training qrels
                 WHEN 'posfuse' THEN sum(coalesce(probs[run_number][position], 0))
-                WHEN 'mapfuse' THEN sum(weight / position)
-                WHEN 'w_bordafuse' THEN sum(vote * ((candidate_count - position + 1) - (candidate_count - listed + 1) / 2))
+                WHEN 'mapfuse' THEN sum(weight / NULLIF(position, 0))
+                WHEN 'w_bordafuse' THEN sum(vote * ((candidate_count - position + 1) - (candidate_count - listed + 1) * 0.5))
             END AS score
         FROM positioned
         WHERE method NOT IN ('condorcet', 'w_condorcet')

@@ -20,6 +20,7 @@ from .checks import resolve_duplicates
 from .errors import EvaluationError, SqlrankError, first_line, out_of_memory
 from .macros import library_connection
 from .readers import load, named_runs
+from .registry import MAPFUSE_MEASURE
 
 METHODS = ("min", "med", "anz", "max", "sum", "mnz", "gmnz", "isr", "log_isr", "logn_isr", "rrf", "rbc",
            "bordafuse", "w_bordafuse", "condorcet", "w_condorcet", "mixed", "wmnz", "wsum", "posfuse", "mapfuse")
@@ -56,7 +57,7 @@ def fuse(runs, method: str = "wsum", norm: str | None = "min-max", *, weights=No
         return _fused(con, method, norm, weights, k, phi, gamma, sigma, top_k, depth, probs)
 
 
-def optimize_fusion(qrels, runs, measure: str = "nDCG", method: str = "wsum", norm: str | None = "min-max", *,
+def optimize_fusion(qrels, runs, measure: str | None = None, method: str = "wsum", norm: str | None = "min-max", *,
                     step: float | None = None, top_k: int | None = None, duplicates: str = "error",
                     **evaluate_options) -> tuple[dict, pa.Table]:
     """Choose a method's weights (or k, phi, gamma, sigma) on ranx.optimize_fusion's grid; (best, every point).
@@ -65,12 +66,15 @@ def optimize_fusion(qrels, runs, measure: str = "nDCG", method: str = "wsum", no
     or k 10..100 by 10, phi/gamma/sigma 0.01..1 by 0.01. Every point is fused, then all are evaluated
     in one pass (one table of runs); the best mean wins, and among equal means the last point in grid
     order, as ranx's `>=` keeps it. Returns ({parameter: value}, table point, value).
+    measure: what to maximize (e.g. "nDCG@10"); posfuse and mapfuse train without one.
     """
     from .engine import evaluate
 
     _check_choice("fusion method", method, METHODS)
     if method in TRAINED:
         return _train(qrels, runs, measure, method, norm, top_k, duplicates, evaluate_options)
+    if measure is None:
+        raise EvaluationError(f"optimize_fusion needs the measure to maximize for {method}, e.g. measure='nDCG@10'")
     with library_connection() as con:
         names = _load_runs(con, runs, duplicates)
         points = _grid(method, len(names), step)
@@ -107,10 +111,9 @@ def _train(qrels, runs, measure, method, norm, top_k, duplicates, evaluate_optio
                      for number in range(len(names))]
             return {"probs": probs}, table
         ranked = con.sql(f"SELECT run_id, query_id, doc_id, score FROM {RUNS_TABLE}").to_arrow_table()
-    result = evaluate(qrels, ranked, ["AP"], **({"depth": top_k} if top_k else {}), **evaluate_options)
-    run_ids = sorted(result.means)
-    map_scores = [result.means[run_id]["AP"] for run_id in run_ids]
-    return {"map_scores": map_scores}, pa.table({"run": names, "AP": map_scores})
+    result = evaluate(qrels, ranked, [MAPFUSE_MEASURE], **({"depth": top_k} if top_k else {}), **evaluate_options)
+    map_scores = [result.means[run_id][_label(result)] for run_id in sorted(result.means)]
+    return {"map_scores": map_scores}, pa.table({"run": names, "value": map_scores})
 
 
 def _label(result) -> str:
