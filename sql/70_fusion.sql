@@ -16,7 +16,7 @@
 --   SELECT * FROM sqlrank.fuse('runs', method := 'rrf', norm := 'none');
 CREATE OR REPLACE MACRO sqlrank.fusion_methods() AS
     ['min', 'med', 'anz', 'max', 'sum', 'mnz', 'gmnz', 'isr', 'log_isr', 'logn_isr', 'rrf', 'rbc',
-     'bordafuse', 'w_bordafuse', 'condorcet', 'w_condorcet', 'mixed', 'wmnz', 'wsum', 'posfuse', 'mapfuse'];
+     'bordafuse', 'w_bordafuse', 'condorcet', 'w_condorcet', 'mixed', 'wmnz', 'wsum', 'posfuse', 'mapfuse', 'probfuse'];
 
 CREATE OR REPLACE MACRO sqlrank.fusion_norms() AS
     ['none', 'min-max', 'min-max-inverted', 'max', 'sum', 'zmuv', 'rank', 'borda'];
@@ -105,6 +105,27 @@ CREATE OR REPLACE MACRO sqlrank.fusion_position_probabilities(qrels_table, runs_
                FROM query_table(qrels_table)) AS judged USING (query_id, doc_id)
     GROUP BY run_number, position;
 
+-- ProbFuse's training (Lillis et al., SIGIR 2006, as ranx trains it): each run's ranking of a query cut
+-- into n_segments segments of ceil(n / n_segments) places; a segment's probability is the share of
+-- documents with a label >= 1 in it, summed over the queries and divided by the qrels' queries
+CREATE OR REPLACE MACRO sqlrank.fusion_segment_probabilities(qrels_table, runs_table, n_segments, norm := 'min-max',
+                                                             top_k := NULL) AS TABLE
+    WITH judged_queries AS (SELECT DISTINCT CAST(query_id AS VARCHAR) AS query_id FROM query_table(qrels_table)),
+    shares AS (
+        SELECT run_number, query_id,
+               (positioned.position - 1) // CAST(ceil(listed / NULLIF(n_segments, 0)) AS BIGINT) AS segment,
+               avg(CASE WHEN judged.relevance >= 1 THEN 1.0 ELSE 0.0 END) AS share
+        FROM sqlrank.fusion_positioned(runs_table, norm, top_k, NULL) AS positioned
+        SEMI JOIN judged_queries USING (query_id)
+        LEFT JOIN (SELECT CAST(query_id AS VARCHAR) AS query_id, CAST(doc_id AS VARCHAR) AS doc_id, relevance
+                   FROM query_table(qrels_table)) AS judged USING (query_id, doc_id)
+        GROUP BY run_number, query_id, segment
+    )
+    SELECT run_number, segment + 1 AS segment,
+           sum(share) / NULLIF((SELECT count(*) FROM judged_queries), 0) AS probability
+    FROM shares
+    GROUP BY run_number, segment;
+
 -- a method's parameters, checked before any row is read: NULL when they are right, else an error naming them
 CREATE OR REPLACE MACRO sqlrank.fusion_parameters_error(method, k, phi, gamma, sigma, weights, probs) AS
     CASE
@@ -114,7 +135,7 @@ CREATE OR REPLACE MACRO sqlrank.fusion_parameters_error(method, k, phi, gamma, s
             THEN 'rbc needs phi in [0, 1] (ranx has no default), e.g. phi := 0.8; found ' || coalesce(CAST(phi AS VARCHAR), 'none')
         WHEN method = 'logn_isr' AND (sigma IS NULL OR sigma < 0 OR sigma > 1)
             THEN 'logn_isr needs sigma in [0, 1]; found ' || coalesce(CAST(sigma AS VARCHAR), 'none')
-        WHEN method = 'posfuse' AND probs IS NULL THEN 'posfuse needs probs, trained on qrels (sqlrank.fusion_position_probabilities)'
+        WHEN method IN ('posfuse', 'probfuse') AND probs IS NULL THEN method || ' needs probs, trained on qrels (sqlrank.fusion_position_probabilities, fusion_segment_probabilities)'
         WHEN method = 'mapfuse' AND weights IS NULL THEN 'mapfuse needs weights, each run''s MAP on training qrels'
         WHEN method = 'rrf' AND (k IS NULL OR k < 0) THEN 'rrf needs k >= 0; found ' || coalesce(CAST(k AS VARCHAR), 'none')
     END;
@@ -161,6 +182,10 @@ CREATE OR REPLACE MACRO sqlrank.fuse(runs_table, method := 'wsum', norm := 'min-
                 -- mapfuse's weights the runs' MAP on the training qrels
                 WHEN 'posfuse' THEN sum(coalesce(probs[run_number][position], 0))
                 WHEN 'mapfuse' THEN sum(weight / NULLIF(position, 0))
+                -- probfuse: probs[i][s] of the document's segment s, divided by s
+                WHEN 'probfuse' THEN sum(coalesce(probs[run_number][(position - 1) // CAST(ceil(listed
+                    / NULLIF(len(probs[run_number]), 0)) AS BIGINT) + 1], 0)
+                    / NULLIF((position - 1) // CAST(ceil(listed / NULLIF(len(probs[run_number]), 0)) AS BIGINT) + 1, 0))
                 WHEN 'w_bordafuse' THEN sum(vote * ((candidate_count - position + 1) - (candidate_count - listed + 1) * 0.5))
             END AS score
         FROM positioned

@@ -23,9 +23,9 @@ from .readers import load, named_runs
 from .registry import MAPFUSE_MEASURE
 
 METHODS = ("min", "med", "anz", "max", "sum", "mnz", "gmnz", "isr", "log_isr", "logn_isr", "rrf", "rbc",
-           "bordafuse", "w_bordafuse", "condorcet", "w_condorcet", "mixed", "wmnz", "wsum", "posfuse", "mapfuse")
+           "bordafuse", "w_bordafuse", "condorcet", "w_condorcet", "mixed", "wmnz", "wsum", "posfuse", "mapfuse", "probfuse")
 NORMS = ("none", "min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda")
-SUPERVISED = ("probfuse", "segfuse", "slidefuse", "bayesfuse")  # not in sqlrank yet
+SUPERVISED = ("segfuse", "slidefuse", "bayesfuse")  # not in sqlrank yet
 TRAINED = ("posfuse", "mapfuse")
 WEIGHTED = ("wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet")
 # the parameter each tunable method's grid is over, as ranx.optimize_fusion's (method: (name, start, stop, step))
@@ -78,16 +78,43 @@ def optimize_fusion(qrels, runs, measure: str | None = None, method: str = "wsum
     with library_connection() as con:
         names = _load_runs(con, runs, duplicates)
         points = _grid(method, len(names), step)
+        if method == "probfuse":  # each point trains its probabilities first (ranx's optimize_probfuse)
+            qrels_table = _load_qrels(con, qrels, duplicates)
+            trained = [_segment_probabilities(con, qrels_table, point["n_segments"], "none" if norm is None else norm,
+                                              top_k, len(names)) for point in points]
         parts = []
         for number, point in enumerate(points):
-            fused = _fused(con, method, norm, top_k=top_k, **point)
+            fused = (_fused(con, method, norm, top_k=top_k, probs=trained[number]) if method == "probfuse"
+                     else _fused(con, method, norm, top_k=top_k, **point))
             parts.append(fused.append_column("run_id", pa.array([f"{number:06d}"] * fused.num_rows)))
     result = evaluate(qrels, pa.concat_tables(parts), [measure], **evaluate_options)
     label = _label(result)
     values = [result.means.get(f"{number:06d}", {}).get(label, 0.0) for number in range(len(points))]
     best = max(range(len(points)), key=lambda number: (values[number], number))
     table = pa.table({"point": [str(_shown(point)) for point in points], "value": values})
+    if method == "probfuse":
+        return {"probs": trained[best]}, table
     return _shown(points[best]), table
+
+
+def _load_qrels(con, qrels, duplicates: str) -> str:
+    loaded = load(con, qrels, "sqlrank_fusion_qrels", "qrels", {})
+    resolve_duplicates(con, loaded, "qrels", duplicates)
+    return loaded.table
+
+
+def _segment_probabilities(con, qrels_table: str, n_segments: int, norm: str, top_k, run_count: int) -> list:
+    """ProbFuse's probabilities: [run][segment], the segments no query reached 0."""
+    try:
+        rows = con.sql(f"SELECT run_number, segment, probability FROM sqlrank.fusion_segment_probabilities("
+                       f"'{qrels_table}', '{RUNS_TABLE}', $n, norm := $norm, top_k := $top_k)",
+                       params={"n": n_segments, "norm": norm, "top_k": top_k}).fetchall()
+    except duckdb.Error as error:
+        raise _user_error(error) from None
+    probs = [[0.0] * n_segments for _ in range(run_count)]
+    for run_number, segment, probability in rows:
+        probs[run_number - 1][segment - 1] = probability
+    return probs
 
 
 def _train(qrels, runs, measure, method, norm, top_k, duplicates, evaluate_options) -> tuple[dict, pa.Table]:
@@ -134,6 +161,8 @@ def _grid(method: str, run_count: int, step: float | None) -> list[dict]:
         # ranx keeps the combinations whose float sum is exactly 1.0 (0.1 + 0.2 + 0.7 is not): the same ones
         return [{"weights": combination} for combination in product(*[values] * run_count)
                 if sum(combination) == 1.0]
+    if method == "probfuse":  # ranx's n_segments from 1 to 100
+        return [{"n_segments": n} for n in range(1, 101)]
     if method not in SCALAR_GRIDS:
         raise EvaluationError(f"fusion method '{method}' has nothing to tune; the methods with parameters are "
                               f"{', '.join(sorted(WEIGHTED + tuple(SCALAR_GRIDS)))}")

@@ -26,8 +26,8 @@ RANX_DATA = Path(__file__).parent / "data" / "ranx"
 WEIGHTS = [0.2, 0.45, 0.35]  # no two sums of weights equal: weighted condorcet has no drawn duels
 PARAMETERS = {"gmnz": {"gamma": 0.4}, "rbc": {"phi": 0.8}, "logn_isr": {"sigma": 0.1}, "rrf": {"k": 20}}
 POSITIONAL = {"isr", "log_isr", "logn_isr", "rrf", "rbc", "bordafuse", "w_bordafuse", "condorcet", "w_condorcet",
-              "posfuse", "mapfuse"}
-TRAINED = {"posfuse", "mapfuse"}  # test_supervised_methods_train_and_fuse_as_ranx
+              "posfuse", "mapfuse", "probfuse"}
+TRAINED = {"posfuse", "mapfuse", "probfuse"}  # tested below, with their training
 CONDORCET = {"condorcet", "w_condorcet"}
 
 
@@ -201,3 +201,33 @@ def test_supervised_methods_train_and_fuse_as_ranx(distinct, method, trained):
     for got_run, want_run in zip(parameters_[trained], want_parameters[trained]):
         assert list(np.atleast_1d(got_run)) == pytest.approx(list(np.atleast_1d(want_run)), abs=1e-12)
     assert_same(as_dict(sqlrank.fuse(sources, method=method, **parameters_)), want, method)
+
+
+@pytest.mark.parametrize("n_segments", [1, 3, 7])
+def test_probfuse_trains_and_fuses_as_ranx(distinct, n_segments):
+    """ProbFuse for one segment count: the SQL's probabilities equal ranx's probfuse_train, the fused scores its."""
+    from ranx.fusion import probfuse_train
+    from ranx.normalization import norm_switch
+
+    rng = random.Random(3)
+    judged = {query: {f"d{i}": rng.randint(0, 2) for i in rng.sample(range(20), 8)} for query in distinct["r0"]}
+    runs = [ranx.Run(run, name=name) for name, run in distinct.items()]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want_probs = probfuse_train(ranx.Qrels(judged), [norm_switch("min-max")(run) for run in runs], n_segments)
+        want = ranx.fuse(runs, norm="min-max", method="probfuse", params={"probs": want_probs}).to_dict()
+    con = sqlrank.connect()
+    con.execute("CREATE TABLE runs AS SELECT * FROM (VALUES " + ", ".join(
+        f"('{name}', '{query}', '{doc}', {score!r})" for name, run in distinct.items()
+        for query, docs in run.items() for doc, score in docs.items()) + ") AS t(run_id, query_id, doc_id, score)")
+    con.execute("CREATE TABLE qrels AS SELECT * FROM (VALUES " + ", ".join(
+        f"('{query}', '{doc}', {label})" for query, docs in judged.items() for doc, label in docs.items())
+        + ") AS t(query_id, doc_id, relevance)")
+    got_probs = [[0.0] * n_segments for _ in runs]
+    for run_number, segment, probability in con.sql(
+            f"SELECT * FROM sqlrank.fusion_segment_probabilities('qrels', 'runs', {n_segments})").fetchall():
+        got_probs[run_number - 1][segment - 1] = probability
+    for got_run, want_run in zip(got_probs, want_probs):
+        assert got_run == pytest.approx(list(want_run), abs=1e-12)
+    got = as_dict(sqlrank.fuse({name: arrow(run) for name, run in distinct.items()}, method="probfuse", probs=got_probs))
+    assert_same(got, want, f"probfuse {n_segments}")
