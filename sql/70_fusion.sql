@@ -105,6 +105,10 @@ CREATE OR REPLACE MACRO sqlrank.fusion_position_probabilities(qrels_table, runs_
                FROM query_table(qrels_table)) AS judged USING (query_id, doc_id)
     GROUP BY run_number, position;
 
+-- ProbFuse's segment of the document at `position` among `listed`, from 1: segments of ceil(listed / segments) places
+CREATE OR REPLACE MACRO sqlrank.fusion_segment(position, listed, segments) AS
+    CAST(floor((position - 1) / NULLIF(ceil(listed / NULLIF(segments, 0)), 0)) AS BIGINT) + 1;
+
 -- ProbFuse's training (Lillis et al., SIGIR 2006, as ranx trains it): each run's ranking of a query cut
 -- into n_segments segments of ceil(n / n_segments) places; a segment's probability is the share of
 -- documents with a label >= 1 in it, summed over the queries and divided by the qrels' queries
@@ -113,7 +117,7 @@ CREATE OR REPLACE MACRO sqlrank.fusion_segment_probabilities(qrels_table, runs_t
     WITH judged_queries AS (SELECT DISTINCT CAST(query_id AS VARCHAR) AS query_id FROM query_table(qrels_table)),
     shares AS (
         SELECT run_number, query_id,
-               (positioned.position - 1) // CAST(ceil(listed / NULLIF(n_segments, 0)) AS BIGINT) AS segment,
+               sqlrank.fusion_segment(positioned.position, listed, n_segments) - 1 AS segment,
                avg(CASE WHEN judged.relevance >= 1 THEN 1.0 ELSE 0.0 END) AS share
         FROM sqlrank.fusion_positioned(runs_table, norm, top_k, NULL) AS positioned
         SEMI JOIN judged_queries USING (query_id)
@@ -183,9 +187,8 @@ CREATE OR REPLACE MACRO sqlrank.fuse(runs_table, method := 'wsum', norm := 'min-
                 WHEN 'posfuse' THEN sum(coalesce(probs[run_number][position], 0))
                 WHEN 'mapfuse' THEN sum(weight / NULLIF(position, 0))
                 -- probfuse: probs[i][s] of the document's segment s, divided by s
-                WHEN 'probfuse' THEN sum(coalesce(probs[run_number][(position - 1) // CAST(ceil(listed
-                    / NULLIF(len(probs[run_number]), 0)) AS BIGINT) + 1], 0)
-                    / NULLIF((position - 1) // CAST(ceil(listed / NULLIF(len(probs[run_number]), 0)) AS BIGINT) + 1, 0))
+                WHEN 'probfuse' THEN sum(coalesce(probs[run_number][sqlrank.fusion_segment(position, listed,
+                    len(probs[run_number]))], 0) / NULLIF(sqlrank.fusion_segment(position, listed, len(probs[run_number])), 0))
                 WHEN 'w_bordafuse' THEN sum(vote * ((candidate_count - position + 1) - (candidate_count - listed + 1) * 0.5))
             END AS score
         FROM positioned
