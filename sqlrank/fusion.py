@@ -12,7 +12,6 @@ from __future__ import annotations
 from itertools import product
 
 import duckdb
-import numpy as np
 import pyarrow as pa
 
 from . import sqlgen
@@ -154,6 +153,7 @@ def _shown(point: dict) -> dict:
 
 def _grid(method: str, run_count: int, step: float | None) -> list[dict]:
     """ranx.optimize_fusion's trials, in its order (fusion_optimization/optimize_*.py)."""
+    import numpy as np  # ranx's own arange and rounding, for the same floats; `import sqlrank` loads no numpy
     if method in WEIGHTED:
         step = 0.1 if step is None else step
         digits = str(step)[::-1].find(".")
