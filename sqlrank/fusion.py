@@ -12,7 +12,6 @@ from __future__ import annotations
 from itertools import product
 
 import duckdb
-import pyarrow as pa
 
 from . import sqlgen
 from .checks import resolve_duplicates
@@ -67,6 +66,8 @@ def optimize_fusion(qrels, runs, measure: str | None = None, method: str = "wsum
     order, as ranx's `>=` keeps it. Returns ({parameter: value}, table point, value).
     measure: what to maximize (e.g. "nDCG@10"); posfuse and mapfuse train without one.
     """
+    import pyarrow as pa  # `import sqlrank` loads no numpy, which pyarrow loads
+
     from .engine import evaluate
 
     _check_choice("fusion method", method, METHODS)
@@ -118,6 +119,8 @@ def _segment_probabilities(con, qrels_table: str, n_segments: int, norm: str, to
 
 def _train(qrels, runs, measure, method, norm, top_k, duplicates, evaluate_options) -> tuple[dict, pa.Table]:
     """PosFuse's probabilities or MAPFuse's MAP per run, as ranx's optimize_fusion trains them (measure unused)."""
+    import pyarrow as pa
+
     from .engine import evaluate
 
     norm = "none" if norm is None else norm

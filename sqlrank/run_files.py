@@ -10,8 +10,6 @@ from __future__ import annotations
 import os
 from typing import Iterator
 
-import pyarrow as pa
-
 from .errors import OutputError
 
 RUN_FORMATS = ("trec", "csv", "tsv", "parquet", "jsonl")
