@@ -105,9 +105,9 @@ CREATE OR REPLACE MACRO sqlrank.fusion_position_probabilities(qrels_table, runs_
                FROM query_table(qrels_table)) AS judged USING (query_id, doc_id)
     GROUP BY run_number, position;
 
--- ProbFuse's segment of the document at `position` among `listed`, from 1: segments of ceil(listed / segments) places
-CREATE OR REPLACE MACRO sqlrank.fusion_segment(position, listed, segments) AS
-    CAST(floor((position - 1) / NULLIF(ceil(listed / NULLIF(segments, 0)), 0)) AS BIGINT) + 1;
+-- ProbFuse's segment of the document at `place` among `listed`, from 1: segments of ceil(listed / segments) places
+CREATE OR REPLACE MACRO sqlrank.fusion_segment(place, listed, segments) AS
+    CAST(floor((place - 1) / NULLIF(ceil(listed / NULLIF(segments, 0)), 0)) AS BIGINT) + 1;
 
 -- ProbFuse's training (Lillis et al., SIGIR 2006, as ranx trains it): each run's ranking of a query cut
 -- into n_segments segments of ceil(n / n_segments) places; a segment's probability is the share of
