@@ -120,6 +120,8 @@ class MeasureDef:
 
 # what an evaluation computes when no measure is named: the measures most papers report
 DEFAULT_MEASURES = ("nDCG@10", "AP", "RR", "P@10", "R@100")
+# the measure MAPFuse weighs each run by (sqlrank/fusion.py), as ranx trains it
+MAPFUSE_MEASURE = "AP"
 
 _TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's ndcg_cut and map_cut defaults
 

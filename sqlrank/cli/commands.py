@@ -9,7 +9,7 @@ from typer.core import TyperArgument, TyperCommand
 
 import sqlrank
 
-from . import catalogue, compare, evaluate, query
+from . import catalogue, compare, evaluate, fuse, query
 
 
 class PlainCommand(TyperCommand):
@@ -57,3 +57,4 @@ app.command("sql")(catalogue.sql_command)
 app.command("measures")(catalogue.measures_command)
 app.command("compare", cls=PlainCommand)(compare.compare_command)
 app.command("plot", cls=PlainCommand)(compare.plot_command)
+app.command("fuse", cls=PlainCommand)(fuse.fuse_command)

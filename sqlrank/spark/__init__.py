@@ -28,9 +28,10 @@ reports; checks.py checks the options and the whole job; refusals.py finds a ref
 the whole input; result.py is SparkResult; runtime.py is pyspark, Java and the session.
 """
 
+from .fusion import fuse, optimize_fusion
 from .job import default_buckets, evaluate
 from .readers import unfolded
 from .result import SparkResult, aggregate_of
 from .runtime import INSTALL_HINT, session
 
-__all__ = ["evaluate", "session", "default_buckets", "aggregate_of", "SparkResult", "INSTALL_HINT"]
+__all__ = ["evaluate", "fuse", "optimize_fusion", "session", "default_buckets", "aggregate_of", "SparkResult", "INSTALL_HINT"]

@@ -1,0 +1,96 @@
+"""sqlrank fuse (the command), the sqlrank.fuse macro in DuckDB, and their messages, on a hand-worked example.
+
+Two runs of one query: a = d1 3.0, d2 2.0, d3 1.0 and b = d2 0.9, d4 0.5.
+RRF (k 60, no norm): d2 = 1/62 + 1/61, d1 = 1/61, d4 = 1/62, d3 = 1/63.
+CombMNZ over min-max: a -> d1 1, d2 0.5, d3 0; b -> d2 1, d4 0; d2 = (0.5 + 1) * 2 = 3, d1 = 1.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pytest
+
+import sqlrank
+from cli_runner import invoke
+
+RUN_A = "q1 Q0 d1 1 3.0 a\nq1 Q0 d2 2 2.0 a\nq1 Q0 d3 3 1.0 a\n"
+RUN_B = "q1 Q0 d2 1 0.9 b\nq1 Q0 d4 2 0.5 b\n"
+RRF = {"d2": 1 / 62 + 1 / 61, "d1": 1 / 61, "d4": 1 / 62, "d3": 1 / 63}
+
+
+@pytest.fixture
+def runs(tmp_path):
+    (tmp_path / "a.trec").write_text(RUN_A)
+    (tmp_path / "b.trec").write_text(RUN_B)
+    return tmp_path / "a.trec", tmp_path / "b.trec"
+
+
+def test_cli_writes_the_fused_trec_run_that_eval_reads(runs, tmp_path):
+    out = tmp_path / "hybrid.trec"
+    result = invoke("fuse", *runs, "-m", "rrf", "-n", "none", "-o", out)
+    assert result.exit_code == 0, result.stderr
+    lines = [line.split() for line in out.read_text().splitlines()]
+    assert [line[2] for line in lines] == ["d2", "d1", "d4", "d3"]
+    assert [line[3] for line in lines] == ["1", "2", "3", "4"]
+    assert {line[2]: float(line[4]) for line in lines} == pytest.approx(RRF, abs=1e-15)
+    (tmp_path / "qrels").write_text("q1 0 d4 1\n")
+    assert sqlrank.evaluate(tmp_path / "qrels", out, ["RR"]).summary["RR"] == pytest.approx(1 / 3)
+
+
+def test_cli_parquet_and_weights(runs, tmp_path):
+    out = tmp_path / "fused.parquet"
+    result = invoke("fuse", *runs, "-m", "wsum", "-w", "1,2", "-o", out)
+    assert result.exit_code == 0, result.stderr
+    import pyarrow.parquet as pq
+    scores = {row["doc_id"]: row["score"] for row in pq.read_table(out).to_pylist()}
+    assert scores == pytest.approx({"d2": 0.5 + 2, "d1": 1.0, "d3": 0.0, "d4": 0.0})
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["-m", "gmnz"], "gmnz needs gamma"),
+    (["-w", "1,2,3"], "3 weights for 2 runs"),
+    (["-m", "rbc", "--phi", "2"], "rbc needs phi in [0, 1]"),
+])
+def test_cli_mistakes_leave_no_file(runs, tmp_path, arguments, message):
+    out = tmp_path / "fused.trec"
+    result = invoke("fuse", *runs, *arguments, "-o", out)
+    assert result.exit_code == 1
+    assert message in result.stderr and "Traceback" not in result.stderr
+    assert not out.exists()
+
+
+def test_cli_refuses_to_overwrite_an_input(runs):
+    result = invoke("fuse", *runs, "-o", runs[0])
+    assert result.exit_code != 0 and runs[0].read_text() == RUN_A
+
+
+def test_the_macro_in_duckdb_takes_a_table_with_run_ids(runs):
+    con = sqlrank.connect()
+    rows = [("a", "q1", d, s) for d, s in (("d1", 3.0), ("d2", 2.0), ("d3", 1.0))] + [("b", "q1", "d2", 0.9),
+                                                                                          ("b", "q1", "d4", 0.5)]
+    con.execute("CREATE TABLE runs (run_id VARCHAR, query_id VARCHAR, doc_id VARCHAR, score DOUBLE)")
+    con.executemany("INSERT INTO runs VALUES (?, ?, ?, ?)", rows)
+    got = dict(con.sql("SELECT doc_id, score FROM sqlrank.fuse('runs', method := 'rrf', norm := 'none')").fetchall())
+    assert got == pytest.approx(RRF, abs=1e-15)
+    got = dict(con.sql("SELECT doc_id, score FROM sqlrank.fuse('runs', method := 'mnz', depth := 2)").fetchall())
+    assert got == pytest.approx({"d2": 3.0, "d1": 1.0})
+    with pytest.raises(Exception, match="unknown fusion method 'combsum'"):
+        con.sql("SELECT * FROM sqlrank.fuse('runs', method := 'combsum')").fetchall()
+
+
+def test_python_door_top_k_and_one_run(runs):
+    fused = sqlrank.fuse(list(runs), method="sum", norm="none", top_k=1)
+    assert fused.to_pylist() == [{"query_id": "q1", "doc_id": "d1", "score": 3.0},
+                                 {"query_id": "q1", "doc_id": "d2", "score": 0.9}]
+    with pytest.raises(sqlrank.EvaluationError, match="two runs or more"):
+        sqlrank.fuse([runs[0]])
+    with pytest.raises(sqlrank.EvaluationError, match="unknown fusion norm 'minmax'"):
+        sqlrank.fuse(list(runs), norm="minmax")
+    assert isinstance(sqlrank.fuse(list(runs)), pa.Table)
+
+
+def test_spark_refuses_fusion_by_name(runs):
+    from sqlrank import spark as sqlrank_spark
+
+    with pytest.raises(sqlrank.EvaluationError, match="fusion is not in the Spark door: fuse with sqlrank.fuse"):
+        sqlrank_spark.fuse(list(runs), method="rrf")

@@ -1,0 +1,233 @@
+"""sqlrank.fuse and sqlrank.optimize_fusion against ranx.fuse and ranx.optimize_fusion, score by score to 1e-9.
+
+Runs generated once per module (ranx compiles with numba on first use): three runs over six queries,
+each missing documents the others retrieved, once with distinct scores and once with tied scores.
+Methods that read positions are compared on the runs without ties inside a run (ranx orders equal
+scores by numpy's unstable argsort, sqlrank by doc id); after the borda norm ranx positions the
+documents it added in its set's hash order, so the positional methods are not compared there.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+import sqlrank
+from sqlrank.fusion import METHODS, NORMS
+
+ranx = pytest.importorskip("ranx")
+
+RANX_DATA = Path(__file__).parent / "data" / "ranx"
+WEIGHTS = [0.2, 0.45, 0.35]  # no two sums of weights equal: weighted condorcet has no drawn duels
+PARAMETERS = {"gmnz": {"gamma": 0.4}, "rbc": {"phi": 0.8}, "logn_isr": {"sigma": 0.1}, "rrf": {"k": 20}}
+POSITIONAL = {"isr", "log_isr", "logn_isr", "rrf", "rbc", "bordafuse", "w_bordafuse", "condorcet", "w_condorcet",
+              "posfuse", "mapfuse", "probfuse"}
+TRAINED = {"posfuse", "mapfuse", "probfuse"}  # tested below, with their training
+CONDORCET = {"condorcet", "w_condorcet"}
+
+
+def parameters(method: str) -> dict:
+    return {"weights": WEIGHTS} if method.startswith("w") or method == "mixed" else PARAMETERS.get(method, {})
+
+
+def generated(seed: int, tied: bool) -> dict:
+    """{name: {query: {doc: score}}}: three runs of 4 to 12 of 20 documents per query, negative scores too."""
+    rng = random.Random(seed)
+    runs = {}
+    for number in range(3):
+        runs[f"r{number}"] = {
+            f"q{query}": {doc: (float(rng.randint(0, 3)) if tied else rng.uniform(-2, 8))
+                          for doc in rng.sample([f"d{i}" for i in range(20)], rng.randint(4, 12))}
+            for query in range(6)}
+    return runs
+
+
+def arrow(run: dict) -> pa.Table:
+    rows = [(query, doc, score) for query, docs in run.items() for doc, score in docs.items()]
+    return pa.table({"query_id": [r[0] for r in rows], "doc_id": [r[1] for r in rows], "score": [r[2] for r in rows]})
+
+
+def as_dict(table: pa.Table) -> dict:
+    fused: dict = {}
+    for row in table.to_pylist():
+        fused.setdefault(row["query_id"], {})[row["doc_id"]] = row["score"]
+    return fused
+
+
+def ranx_fuse(runs: dict, method: str, norm: str) -> dict:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numba's type-safety warnings
+        fused = ranx.fuse([ranx.Run(run, name=name) for name, run in runs.items()],
+                          norm=None if norm == "none" else norm, method=method, params=parameters(method))
+    return fused.to_dict()
+
+
+def assert_same(got: dict, want: dict, where: str) -> None:
+    assert sorted(got) == sorted(want), where
+    for query in want:
+        assert sorted(got[query]) == sorted(want[query]), f"{where} {query}: other documents"
+        for doc, score in want[query].items():
+            assert got[query][doc] == pytest.approx(score, abs=1e-9, rel=0), f"{where} {query} {doc}"
+
+
+def acyclic_queries(runs: dict, weights: list[float]) -> list[str]:
+    """The queries whose majority duels order every document (no cycle, no draw): condorcet's one answer."""
+    kept = []
+    for query in next(iter(runs.values())):
+        docs = sorted({doc for run in runs.values() for doc in run[query]})
+
+        def beats(x, y):
+            votes = [sum(w for w, run in zip(weights, runs.values()) if run[query][a] > run[query][b])
+                     for a, b in ((x, y), (y, x))]
+            return votes[0] > votes[1]
+
+        wins = sorted(sum(beats(x, y) for y in docs if y != x) for x in docs)
+        if wins == list(range(len(docs))):
+            kept.append(query)
+    return kept
+
+
+@pytest.fixture(scope="module")
+def distinct():
+    return generated(1, tied=False)
+
+
+@pytest.fixture(scope="module")
+def tied():
+    return generated(2, tied=True)
+
+
+def test_every_method_equals_ranx_on_runs_missing_documents(distinct):
+    sources = {name: arrow(run) for name, run in distinct.items()}
+    for method in sorted(set(METHODS) - CONDORCET - TRAINED):
+        got = as_dict(sqlrank.fuse(sources, method=method, norm="min-max", **parameters(method)))
+        assert_same(got, ranx_fuse(distinct, method, "min-max"), method)
+
+
+def test_every_norm_equals_ranx(distinct):
+    sources = {name: arrow(run) for name, run in distinct.items()}
+    for norm in NORMS:
+        for method in ("mnz", "wsum") if norm == "borda" else ("mnz", "rrf"):
+            got = as_dict(sqlrank.fuse(sources, method=method, norm=norm, **parameters(method)))
+            assert_same(got, ranx_fuse(distinct, method, norm), f"{method}/{norm}")
+
+
+def test_score_methods_equal_ranx_on_tied_scores(tied):
+    sources = {name: arrow(run) for name, run in tied.items()}
+    for method in sorted(set(METHODS) - POSITIONAL):
+        norm = "zmuv" if method in ("wsum", "sum") else "none"
+        got = as_dict(sqlrank.fuse(sources, method=method, norm=norm, **parameters(method)))
+        assert_same(got, ranx_fuse(tied, method, norm), f"{method}/{norm}")
+
+
+@pytest.mark.parametrize("method", sorted(CONDORCET))
+def test_condorcet_equals_ranx_where_the_duels_order_the_documents(method):
+    rng = random.Random(5)
+    runs = {f"r{n}": {f"q{q}": {f"d{i}": rng.random() for i in range(6)} for q in range(30)} for n in range(3)}
+    weights = WEIGHTS if method == "w_condorcet" else [1, 1, 1]
+    queries = acyclic_queries(runs, weights)
+    assert len(queries) >= 5
+    got = as_dict(sqlrank.fuse({name: arrow(run) for name, run in runs.items()}, method=method, norm="none",
+                               **parameters(method)))
+    want = ranx_fuse(runs, method, "none")
+    assert_same({q: got[q] for q in queries}, {q: want[q] for q in queries}, method)
+
+
+def test_ranx_own_files(tmp_path):
+    """ranx's test run fused with its qrels read as a run (labels as scores), from the TREC files."""
+    run, qrels_as_run = RANX_DATA / "run.trec", tmp_path / "qrels_as_run.trec"
+    qrels_as_run.write_text("".join(f"{q} Q0 {d} 0 {label} judged\n" for q, _, d, label in
+                                    (line.split() for line in (RANX_DATA / "qrels.trec").read_text().splitlines())))
+    runs = {"run": ranx.Run.from_file(str(run), kind="trec").to_dict(),
+            "judged": ranx.Run.from_file(str(qrels_as_run), kind="trec").to_dict()}
+    for method, norm in (("wsum", "min-max"), ("rrf", "none"), ("mnz", "zmuv"), ("bordafuse", "none")):
+        params = {"weights": WEIGHTS[:2]} if method == "wsum" else {}
+        got = as_dict(sqlrank.fuse({"run": run, "judged": qrels_as_run}, method=method, norm=norm, **params))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = ranx.fuse([ranx.Run(r) for r in runs.values()], norm=None if norm == "none" else norm,
+                             method=method, params=params).to_dict()
+        assert_same(got, want, f"{method}/{norm}")
+
+
+@pytest.fixture(scope="module")
+def overlapping():
+    """Two runs scoring the same 15 documents of each query: no fused ties, so ranx's order and sqlrank's agree."""
+    rng = random.Random(11)
+    return {name: {f"q{query}": {f"d{i}": rng.uniform(0, 5) for i in range(15)} for query in range(8)}
+            for name in ("bm25", "dense")}
+
+
+@pytest.fixture(scope="module")
+def qrels(overlapping):
+    rng = random.Random(7)
+    return {query: {f"d{i}": rng.randint(0, 2) for i in rng.sample(range(15), 6)} for query in overlapping["bm25"]}
+
+
+# gmnz: every document is in both runs, so every gamma scales the scores alike and ties: ranx's `>=`
+# keeps the last point of its grid (gamma 1.0), and so must sqlrank; its grid by 0.1, not 0.01, to stay quick
+@pytest.mark.parametrize("method, metric, step", [("wsum", "ndcg@10", 0.1), ("gmnz", "map", 0.1)])
+def test_optimize_fusion_chooses_ranx_parameters(overlapping, qrels, method, metric, step):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want, report = ranx.optimize_fusion(ranx.Qrels(qrels), [ranx.Run(run, name=n) for n, run in overlapping.items()],
+                                            norm="min-max", method=method, metric=metric,
+                                            return_optimization_report=True, show_progress=False, step=step)
+    best, points = sqlrank.optimize_fusion(qrels, {name: arrow(run) for name, run in overlapping.items()},
+                                           "nDCG@10" if metric == "ndcg@10" else "AP", method=method, norm="min-max",
+                                           step=step)
+    assert best == {name: (list(value) if isinstance(value, tuple) else value) for name, value in want.items()}
+    assert points.num_rows == len(report.results) > 5
+    assert method != "gmnz" or best == {"gamma": 1.0}
+    assert points.column("value").to_pylist() == pytest.approx(report.results, abs=1e-9)
+
+
+@pytest.mark.parametrize("method, trained", [("posfuse", "probs"), ("mapfuse", "map_scores")])
+def test_supervised_methods_train_and_fuse_as_ranx(distinct, method, trained):
+    rng = random.Random(3)
+    judged = {query: {f"d{i}": rng.randint(0, 2) for i in rng.sample(range(20), 8)} for query in distinct["r0"]}
+    runs = [ranx.Run(run, name=name) for name, run in distinct.items()]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want_parameters = ranx.optimize_fusion(ranx.Qrels(judged), runs, norm="min-max", method=method)
+        want = ranx.fuse(runs, norm="min-max", method=method, params=want_parameters).to_dict()
+    sources = {name: arrow(run) for name, run in distinct.items()}
+    parameters_, _ = sqlrank.optimize_fusion(judged, sources, method=method)
+    for got_run, want_run in zip(parameters_[trained], want_parameters[trained]):
+        assert list(np.atleast_1d(got_run)) == pytest.approx(list(np.atleast_1d(want_run)), abs=1e-12)
+    assert_same(as_dict(sqlrank.fuse(sources, method=method, **parameters_)), want, method)
+
+
+@pytest.mark.parametrize("n_segments", [1, 3, 7])
+def test_probfuse_trains_and_fuses_as_ranx(distinct, n_segments):
+    """ProbFuse for one segment count: the SQL's probabilities equal ranx's probfuse_train, the fused scores its."""
+    from ranx.fusion import probfuse_train
+    from ranx.normalization import norm_switch
+
+    rng = random.Random(3)
+    judged = {query: {f"d{i}": rng.randint(0, 2) for i in rng.sample(range(20), 8)} for query in distinct["r0"]}
+    runs = [ranx.Run(run, name=name) for name, run in distinct.items()]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want_probs = probfuse_train(ranx.Qrels(judged), [norm_switch("min-max")(run) for run in runs], n_segments)
+        want = ranx.fuse(runs, norm="min-max", method="probfuse", params={"probs": want_probs}).to_dict()
+    con = sqlrank.connect()
+    con.execute("CREATE TABLE runs AS SELECT * FROM (VALUES " + ", ".join(
+        f"('{name}', '{query}', '{doc}', {score!r})" for name, run in distinct.items()
+        for query, docs in run.items() for doc, score in docs.items()) + ") AS t(run_id, query_id, doc_id, score)")
+    con.execute("CREATE TABLE qrels AS SELECT * FROM (VALUES " + ", ".join(
+        f"('{query}', '{doc}', {label})" for query, docs in judged.items() for doc, label in docs.items())
+        + ") AS t(query_id, doc_id, relevance)")
+    got_probs = [[0.0] * n_segments for _ in runs]
+    for run_number, segment, probability in con.sql(
+            f"SELECT * FROM sqlrank.fusion_segment_probabilities('qrels', 'runs', {n_segments})").fetchall():
+        got_probs[run_number - 1][segment - 1] = probability
+    for got_run, want_run in zip(got_probs, want_probs):
+        assert got_run == pytest.approx(list(want_run), abs=1e-12)
+    got = as_dict(sqlrank.fuse({name: arrow(run) for name, run in distinct.items()}, method="probfuse", probs=got_probs))
+    assert_same(got, want, f"probfuse {n_segments}")
