@@ -72,6 +72,16 @@ def plot(source, kind: str, path=None, *, measure: str | None = None, baseline: 
     return figure
 
 
+def _per_query(source):
+    """The per-query rows of a Result, its query column named query_id whatever its inputs called it (user_id),
+    or a per-query table's."""
+    if not hasattr(source, "report"):
+        return _arrow(source)
+    table = source.per_query
+    return _arrow(table.rename_columns(["query_id" if name == source.report.query_id_name else name
+                                        for name in table.column_names]))
+
+
 def _arrow(table):
     if table is None or isinstance(table, (str, bytes)) or not hasattr(table, "__len__"):
         raise OutputError(f"plot draws a sqlrank Result or a per-query table (run_id, query_id, measure, value); "
@@ -98,7 +108,7 @@ def _cutoff_families(source) -> dict[str, list[tuple[int, str]]]:
     if hasattr(source, "parsed_measures"):
         table = source.to_arrow(cutoff=True)
     else:
-        table = _arrow(source.per_query if hasattr(source, "per_query") else source)
+        table = _per_query(source)
     if {"family", "cutoff"} <= set(table.column_names):
         rows = zip(*(table.column(name).to_pylist() for name in ("measure", "family", "cutoff")))
     else:
@@ -119,10 +129,7 @@ def _cutoff_families(source) -> dict[str, list[tuple[int, str]]]:
 
 def _values(source) -> dict:
     """{(run, measure, query): value} from a Result or a per-query table, without the `all` rows."""
-    table = _arrow(source.per_query if hasattr(source, "per_query") else source)
-    if hasattr(source, "report"):  # a Result's per_query names the query column as its inputs did (user_id)
-        table = table.rename_columns(["query_id" if name == source.report.query_id_name else name
-                                      for name in table.column_names])
+    table = _per_query(source)
     columns = [table.column(name).to_pylist() for name in ("run_id", "measure", "query_id", "value")]
     return {(run, measure, query): value for run, measure, query, value in zip(*columns)
             if query != "all" and value is not None}
