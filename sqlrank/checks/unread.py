@@ -21,7 +21,8 @@ def rel_unread_notice(measures: list[tuple[str, object]], rel: float | None) -> 
     if rel is None:
         return None
     # a measure given its own gain map has said what each label is worth
-    unread = [label for label, measure in measures
+    # canonical names: the same notice whichever spelling was asked, and from every door (Spark's buckets too)
+    unread = [str(measure) for _, measure in measures
               if hasattr(measure, "definition") and "rel" not in measure.definition.params
               and dict(measure.params).get("gain", PARAMETERS["gain"].default) == PARAMETERS["gain"].default]
     if not unread:
