@@ -54,15 +54,7 @@ def _header(file: files.File, delim: str, label: str) -> list[str]:
 
 
 def _has_number(line: str) -> bool:
-    return any(_is_number(field) for field in line.split())
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+    return any(files.is_number(field) for field in line.split())
 
 
 def _looks_like_tsv(line: str) -> bool:

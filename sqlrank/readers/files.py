@@ -266,3 +266,12 @@ def _first_invalid_utf8(loaded: Loaded) -> tuple[int, bytes] | None:
     except READ_ERRORS:
         return None
     return None
+
+
+def is_number(text: str) -> bool:
+    """Whether Python reads `text` as a number (a TREC field, a header cell)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

@@ -35,7 +35,7 @@ from .. import checks, sqlgen
 from ..checks import messages
 from ..errors import InputError, SqlrankError, shorten
 from .base import INPUT_RANK, Loaded, Reader, canonical_columns, create, keeps_order
-from .files import BLANKS, READ_ERRORS, File, first_data_line, open_text, read_error
+from .files import BLANKS, READ_ERRORS, File, first_data_line, is_number, open_text, read_error
 
 _FIELD_SPLIT = r"[ \t\n\r\x0b\x0c]+"
 # a line with something other than blanks on it, not starting with `#` (blank and comment lines are skipped)
@@ -324,20 +324,12 @@ def headerless(line: str, kind: str | None) -> bool:
     """
     fields = line.split()
     qrels = len(fields) == 4 and _leading_integer(fields[3])
-    run = len(fields) >= 6 and _leading_integer(fields[3]) and _is_number(fields[4])
+    run = len(fields) >= 6 and _leading_integer(fields[3]) and is_number(fields[4])
     return {"qrels": qrels, "run": run}.get(kind, qrels or run)
 
 
 def _leading_integer(text: str) -> bool:
     return bool(re.match(r"[+-]?[0-9]", text))
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 READER = Reader("trec", read, first_line=lambda line: True, usual_extensions=(".trec", ".txt", ".run"))

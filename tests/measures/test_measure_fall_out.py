@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import sqlrank
+from retrieval_cases import assert_equal_to_by_hand
 
 QRELS = {"q": {"a": 1, "b": 0, "c": 0, "d": 0}, "other": {"a": 1}}
 RUN = {"q": {"a": 5.0, "b": 4.0, "x": 3.0, "c": 2.0}, "other": {"a": 1.0}}
@@ -36,17 +37,4 @@ def fall_out_by_hand(preds: np.ndarray, target: np.ndarray, top_k: int | None) -
 
 @pytest.mark.parametrize("seed", range(12))
 def test_equal_to_torchmetrics_retrieval_fall_out_on_random_cases(seed):
-    generator = np.random.default_rng(seed)
-    qrels, run, expected = {}, {}, {}
-    top_k = int(generator.integers(1, 12)) if seed % 2 else None
-    for user in range(8):
-        items = int(generator.integers(1, 15))
-        preds = generator.permutation(items) + generator.random(items) / 2  # distinct scores
-        target = generator.integers(0, 2, items)
-        qrels[f"u{user}"] = {f"i{i}": int(target[i]) for i in range(items)}
-        run[f"u{user}"] = {f"i{i}": float(preds[i]) for i in range(items)}
-        expected[f"u{user}"] = fall_out_by_hand(preds, target, top_k)
-    measure = "FallOut" + (f"@{top_k}" if top_k else "")
-    assert sqlrank.evaluate(qrels, run, [measure]).per_query.to_pylist() == [
-        {"run_id": "run", "query_id": user, "measure": measure, "value": pytest.approx(value, abs=1e-12)}
-        for user, value in sorted(expected.items())]
+    assert_equal_to_by_hand(seed, "FallOut", fall_out_by_hand)
