@@ -12,6 +12,7 @@ from ..measures import parse_labelled
 from .buckets import BUCKET, OUTPUT_FIELDS, bucket_evaluator
 from .checks import check_options, whole_job_checks
 from .readers import canonical, input_of, read_runs, names_by_source, read_source, list_run_names
+from .refusals import empty_run_id
 from .report import collect_notes, merge_reports
 from .result import SparkResult
 from .runtime import import_pyspark, session
@@ -89,6 +90,8 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     qrels_frame = canonical(qrels_frame, qrels_label, "qrels", qrels_mapping, duplicates)
     runs = read_runs(spark, run, run_mapping, duplicates, ties)  # [(run_id or None, frame, label, named, Input)]
     run_names = list_run_names(runs)
+    if None in run_names:
+        raise empty_run_id(runs)
     run_frame = runs[0][1]
     for _, frame, _, _, _ in runs[1:]:
         run_frame = run_frame.unionByName(frame)
