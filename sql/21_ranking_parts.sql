@@ -189,3 +189,27 @@ CREATE OR REPLACE MACRO sqlrank.rbp_scaled_gains(ranking, gain) AS
             list_filter(ranking.documents, lambda d: d.label >= 0),
             lambda d: struct_pack(document := d,
                                   scaled := (sqlrank.gain(d.label, kind := gain) - scale.low) / NULLIF(scale.span, 0))))[1];
+
+-- sqlrank.rbp_walk(terms, num_ret) -> STRUCT(gained DOUBLE, unjudged DOUBLE, weight DOUBLE)
+--     trec_eval's rbp and rbp_resid loop (m_rbp.c, m_rbp_resid.c) in its own arithmetic, so that -f trec
+--     prints its digits: down ranks 1..num_ret with a weight that starts at 1 and is multiplied by 0.9 at
+--     each rank (pow(0.9, i - 1) differs in the last bits), adding in rank order gain · weight (gained)
+--     and, at a rank with no judged document, the weight (unjudged); weight ends as 0.9^num_ret.
+--     terms: the judged documents as STRUCT(document, scaled) in rank order (sqlrank.rbp_scaled_gains).
+--     Every step is the accumulator's own type: DuckDB 1.x wants list_reduce's accumulator and elements alike.
+CREATE OR REPLACE MACRO sqlrank.rbp_walk(terms, num_ret) AS
+    list_transform([terms], lambda judged: list_reduce(list_concat(list_concat(
+        [struct_pack(gained := CAST(0 AS DOUBLE), unjudged := CAST(0 AS DOUBLE), weight := CAST(1 AS DOUBLE))],
+        flatten(list_transform(judged, lambda term, place: list_concat(
+            list_transform(range(CASE WHEN place = 1 THEN 1 ELSE judged[place - 1].document.rank + 1 END,
+                                 term.document.rank),
+                           lambda gap: struct_pack(gained := CAST(0 AS DOUBLE), unjudged := CAST(1 AS DOUBLE),
+                                                   weight := CAST(0 AS DOUBLE))),
+            [struct_pack(gained := CAST(term.scaled AS DOUBLE), unjudged := CAST(0 AS DOUBLE),
+                         weight := CAST(0 AS DOUBLE))])))),
+        list_transform(range(coalesce(judged[-1].document.rank, 0) + 1, coalesce(num_ret, 0) + 1),
+                       lambda tail: struct_pack(gained := CAST(0 AS DOUBLE), unjudged := CAST(1 AS DOUBLE),
+                                                weight := CAST(0 AS DOUBLE)))),
+        lambda walked, step: struct_pack(gained := walked.gained + step.gained * walked.weight,
+                                         unjudged := walked.unjudged + step.unjudged * walked.weight,
+                                         weight := walked.weight * CAST(0.9 AS DOUBLE))))[1];
