@@ -30,7 +30,8 @@ def evaluation(values: dict) -> tuple[dict, tuple]:
     options = dict(values)
     settings = tuple(options.pop(name) for name in ("threads", "memory_limit", "temp_directory"))
     options["missing"] = missing_policy(options.pop("missing"), options.pop("complete")).value
-    for name in ("empty", "duplicates", "score_precision", "ties", "names", "qrels_format", "run_format"):
+    for name in ("empty", "duplicates", "score_precision", "ties", "names", "qrels_format", "run_format",
+                 "interpolation"):
         options[name] = getattr(options[name], "value", options[name])
     options["qrels_columns"] = column_map(options.pop("qrels_map"), "--qrels-map")
     options["run_columns"] = column_map(options.pop("run_map"), "--run-map")
