@@ -33,9 +33,9 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("gain", "linear", ("linear", "exp"),
                   "linear = label; exp = 2^label - 1; or a gain map, written gains={1:3,2:9} (trec_eval's ndcg.1=3,2=9): "
                   "the labels it names get its gains, the others stay linear"),
-        Parameter("discount", "log2", ("log2", "jarvelin", "ln"),
-                  "1/log2(i+1); Järvelin's 1/log_base(i) from i = base; 1/ln(i+1)"),
-        Parameter("base", 2, help="log base of the jarvelin discount", minimum_exclusive=1),
+        Parameter("discount", "log2", ("log2", "jarvelin", "ln", "log"),
+                  "1/log2(i+1); Järvelin's 1/log_base(i) from i = base; 1/ln(i+1); 1/log_base(i+1)"),
+        Parameter("base", 2, help="log base of the jarvelin and log discounts", minimum_exclusive=1),
         Parameter("ideal", "qrels", ("qrels", "run"), "ideal ranking from all judgments, or from the retrieved list"),
         Parameter("denominator", "R", ("R", "min_R_k", "retrieved"),
                   "AP divides by R, min(R, k) or relevant retrieved"),
