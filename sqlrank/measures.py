@@ -294,6 +294,8 @@ def _trec_values(spelling: str, defaults: dict) -> list[Measure] | None:
         return [_build(spelling, definition, {names[0]: f"[{values}]"}, None, defaults)]
     if names:
         items = values.split(",")
+        if len(names) == 1 and len(items) > 1:  # set_F.1.0,0.5,2.4: one measure a value, as P.5,10 (docs/measures.md#setf)
+            return [_build(spelling, definition, {names[0]: item}, None, defaults) for item in items]
         if len(items) != len(names):
             raise MeasureError(f"{spelling}: {match.group('name')} takes {len(names)} value(s) after the dot "
                                f"({', '.join(n or '0' for n in names)}), got {len(items)}")
