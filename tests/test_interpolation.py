@@ -7,6 +7,7 @@ trec_eval's own test files; tests/test_differential.py checks the same on the ge
 
 from __future__ import annotations
 
+import duckdb
 import pytest
 import pytrec_eval
 
@@ -83,5 +84,9 @@ def test_a_measure_s_own_interpolation_wins_and_a_wrong_one_is_refused(con):
     with pytest.raises(sqlrank.MeasureError,
                        match=r"^unknown interpolation 'trec_eval8' \(expected one of: trec_eval10, trec_eval9\)$"):
         sqlrank.evaluate(qrels, run, ["AvgIPrec"], interpolation="trec_eval8", connection=con)
+    sqlrank.load_qrels(con, qrels, name="qrels")
+    sqlrank.load_run(con, run, name="run")
+    with pytest.raises(duckdb.Error, match=r"unknown interpolation 'trec_eval8' \(expected one of: trec_eval10, trec_eval9\)"):
+        con.sql("FROM sqlrank.avg_iprec('qrels', 'run', interpolation := 'trec_eval8')").fetchall()
     refused = invoke("eval", "--interpolation", "trec_eval8", "-", "-")
     assert refused.exit_code == 2 and "'trec_eval8' is not one of 'trec_eval10', 'trec_eval9'" in refused.stderr
