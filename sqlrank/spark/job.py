@@ -48,7 +48,7 @@ def _check_arguments(qrels, run, spark, threads) -> None:
 
 
 def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, rel: float | None = None,
-             missing: str = "zero", duplicates: str = "error", depth: int | None = None,
+             interpolation: str | None = None, missing: str = "zero", duplicates: str = "error", depth: int | None = None,
              score_precision: str = "double", judged_only: bool = False, aggregates=(), names: str = "asked",
              ties: str = "trec", query_col: str | None = None, doc_col: str | None = None,
              score_col: str | None = None, relevance_col: str | None = None, run_col: str | None = None,
@@ -72,7 +72,7 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     """
     _check_arguments(qrels, run, spark, threads)
     engine._check_choice("names", names, engine.NAMES)
-    labelled = parse_labelled(measures, rel=rel)
+    labelled = parse_labelled(measures, rel=rel, interpolation=interpolation)
     parsed = [measure for _, measure in labelled]
     labels = [label if names == "asked" else str(measure) for label, measure in labelled]
     aggregates = check_options(missing, duplicates, depth, score_precision, buckets, ties, judged_only, aggregates,
