@@ -39,6 +39,7 @@ from .readers.base import FORMAT, INPUT_RANK
 from .readers.files import check_unchanged
 from .registry import PARAMETERS, REGISTRY, SPREADS
 from .result import Report, Result, RunReport
+from .zscores import apply as apply_zscores, notice as zscore_notice, read as read_zscores
 
 MISSING_POLICIES = ("zero", "skip", "error")
 NAMES = ("asked", "canonical")  # what the measure column calls a measure (evaluate's `names`)
@@ -57,6 +58,7 @@ def evaluate(
     *,
     rel: float | None = None,
     interpolation: str | None = None,
+    zscores=None,
     missing: str = "zero",
     empty: str = "zero",
     duplicates: str = "error",
@@ -97,6 +99,10 @@ def evaluate(
     interpolation: IPrec's and AvgIPrec's count of relevant documents at a recall level, for those that do
         not name one: "trec_eval10" (the default, lround) or "trec_eval9" (trec_eval 9.x's and pytrec_eval's
         (long)(recall · R + 0.9), which ir_measures, ranx and PyTerrier print; docs/trec-semantics.md).
+    zscores: a path to trec_eval's -Z file of lines `qid measure_name mean stddev`: each per-query value
+        becomes (value - mean) / stddev for its query and trec_eval name, -1000000 where the file has
+        none, and the `all` row summarises the z-scores as the measure's own (trec_eval -Z;
+        docs/trec-semantics.md#z-scores).
     missing: qrels queries absent from a run score 0 ("zero", trec_eval -c),
         are left out ("skip", pytrec_eval) or are an error ("error").
     empty: qrels queries with no relevant judgment (no label >= rel): score 0 on every measure ("zero"),
@@ -157,8 +163,9 @@ def evaluate(
             columns[kind][FORMAT] = fmt  # the reader to use (readers.registry.load)
     if ties == "input":
         columns["run"][INPUT_RANK] = None  # asks the run's reader to keep its order (readers.base.keeps_order)
+    zscore_rows = None if zscores is None else read_zscores(zscores)  # a bad file is refused before any input is read
     options = (asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates, columns,
-               allow_disjoint, ties, empty, rel)
+               allow_disjoint, ties, empty, rel, (zscores, zscore_rows))
     unread = rel_unread_notice(labelled, rel)
     if connection is not None:
         with _using(connection):  # first: a second thread is told so before it touches the busy connection
@@ -180,7 +187,7 @@ def _noted(result: Result, notice: str | None) -> Result:
 
 
 def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates,
-              columns, allow_disjoint, ties, empty="zero", rel=None) -> Result:
+              columns, allow_disjoint, ties, empty="zero", rel=None, zscores=(None, None)) -> Result:
     parsed = [m for m in asked if isinstance(m, Measure)]
     text = [m for m in asked if isinstance(m, TextMeasure)]
     report = None
@@ -217,6 +224,10 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), names=labels, ties=ties)).to_arrow_table()
         if empty == "one":
             table = score_one(con, table)
+        if zscores[1] is not None:
+            table, unknown = apply_zscores(con, table, parsed, labels, zscores[1])
+            report.zscores = str(zscores[0])
+            report.input_notes.append(zscore_notice(str(zscores[0]), unknown))
         text_rows = _text_rows(con, text, report, missing)
         spread = _spread(con, table, labels, list(report.runs), aggregates) if aggregates else None
     except duckdb.ResourceInUseException as error:

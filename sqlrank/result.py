@@ -53,6 +53,7 @@ class Report:
     empty_queries: list[str] = field(default_factory=list)
     empty_policy: str = "zero"
     empty_level: float = 1.0
+    zscores: str | None = None  # the -Z file the values are z-scores against (sqlrank.zscores), else None
 
     def notices(self) -> list[str]:
         """One line per thing the user should know; empty when nothing was filled, skipped or dropped."""

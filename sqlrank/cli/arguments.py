@@ -44,15 +44,13 @@ TREC_EVAL_ONLY = {
           "shows what a query's ranking holds)",
     "-N": "is trec_eval's number of documents in the collection, which it reads only for utility's fourth weight; "
           "sqlrank refuses that weight unless it is 0, so -N changes nothing: leave it out",
-    "-Z": "is trec_eval's z-scores against a file of per-query means and deviations, which sqlrank does not "
-          "compute yet: leave it out",
     "-R": "is trec_eval's format of the judgments: sqlrank reads qrels (-R qrels, trec_eval's default), not yet "
           "the preference and multi-judge formats (prefs, qrels_prefs, qrels_jg)",
 }
 
 
 def refuse_trec_eval_flags(given: dict) -> None:
-    """trec_eval's -D, -N, -Z and -R (but -R qrels): a usage error that names the flag and says why."""
+    """trec_eval's -D, -N and -R (but -R qrels): a usage error that names the flag and says why."""
     for flag, value in given.items():
         if value is not None and not (flag == "-R" and value == "qrels"):
             raise typer.BadParameter(f"{flag} {TREC_EVAL_ONLY[flag]}", param_hint=flag)

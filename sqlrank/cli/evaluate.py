@@ -42,10 +42,13 @@ def eval_command(
     spark_buckets: Annotated[Optional[int], typer.Option(
         "--spark-buckets", metavar="N", min=1, max=sqlrank.limits.MAX_BUCKETS, show_default=False,
         help="groups of queries for --engine spark, each held in one worker's memory [default: from the run's size]")] = None,
+    zscores: Annotated[Optional[Path], typer.Option(
+        "-Z", "--Zscore", metavar="ZMEAN_FILE", show_default=False,
+        help="print z-scores, (value - mean) / stddev, with each query's and measure's mean and deviation read from "
+             "this file of lines `qid measure_name mean stddev` (trec_eval -Z); -1000000 where it has none")] = None,
     # trec_eval's flags sqlrank does not take, declared only to be refused by name (arguments.refuse_trec_eval_flags)
     debug_level: Annotated[Optional[str], typer.Option("-D", "--Debug_level", hidden=True)] = None,
     docs_in_collection: Annotated[Optional[str], typer.Option("-N", "--Number_docs_in_coll", hidden=True)] = None,
-    zscores: Annotated[Optional[str], typer.Option("-Z", "--Zscore", hidden=True)] = None,
     rel_format: Annotated[Optional[str], typer.Option("-R", "--Rel_info_format", hidden=True)] = None,
  *,
     evaluation: dict,
@@ -57,8 +60,7 @@ def eval_command(
     out or duplicated go to stderr.
     """
     with failures.user_errors():
-        arguments.refuse_trec_eval_flags({"-D": debug_level, "-N": docs_in_collection, "-Z": zscores,
-                                          "-R": rel_format})
+        arguments.refuse_trec_eval_flags({"-D": debug_level, "-N": docs_in_collection, "-R": rel_format})
         named_runs, paths = arguments.named_runs(runs)
         options, settings = arguments.evaluation(evaluation)
         fmt_name, target = arguments.destination(fmt, output, inputs=(qrels, *paths))
@@ -70,6 +72,9 @@ def eval_command(
                 from sqlrank import spark
 
                 arguments.refuse_formats(options, "--engine spark")
+                if zscores is not None:  # the Spark engine does not compute z-scores yet: refused rather than ignored
+                    raise typer.BadParameter("z-scores are not computed by --engine spark yet; use --engine duckdb",
+                                             param_hint="-Z")
                 if options.pop("empty") != "zero":  # the Spark engine has no such policy yet: refused rather than ignored
                     raise typer.BadParameter("--empty one|skip|error is not available with --engine spark; use "
                                              "--engine duckdb", param_hint="--empty")
@@ -78,7 +83,8 @@ def eval_command(
                                         threads=settings[0] or 1, memory_limit=settings[1],
                                         temp_directory=settings[2], **options).to_result()
             else:
-                result = sqlrank.evaluate(qrels, named_runs, arguments.measure_list(measure), connection=con, **options)
+                result = sqlrank.evaluate(qrels, named_runs, arguments.measure_list(measure), connection=con,
+                                          zscores=zscores, **options)
         terminal.show_notices(result)
         if no_summary:
             result = result.without_summary()

@@ -29,8 +29,8 @@ def number(value: float, whole: bool = False) -> str:
 
 
 def shown(result, measure_name: str, value: float) -> str:
-    """A value of a Result as the people-facing formats print it."""
-    return number(value, summed(result.measure(measure_name)))
+    """A value of a Result as the people-facing formats print it; z-scores (trec_eval -Z) all with 4 decimals."""
+    return number(value, summed(result.measure(measure_name)) and not result.report.zscores)
 
 
 # what breaks a line format's lines: the trec layout refuses it in an id, the table shows it escaped

@@ -27,13 +27,15 @@ def render_result(result, per_query: bool) -> list[bytes]:
 
     Each query's lines (then the `all` lines) come in the order the measures were asked, with trec_eval's
     text lines (runid, relstring) in their place; as trec_eval does, num_q, gm_map and gm_bpref are
-    printed in the `all` row only.
+    printed in the `all` row only. Z-scores (trec_eval -Z) print each measure's name after a Z, as trec_eval does.
     """
     from ..measures import trec_name
 
     names = unique_names({name: (trec_name(result.measure(name)), str(result.measure(name)))
                           for name in result.measures})
     all_only = {name for name in result.measures if result.measure(name).definition.trec_all_only}
+    if result.report.zscores:  # trec_eval's "Z%-22s": the text lines (runid, relstring) keep their names
+        names = {measure: f"Z{name:<{NAME_WIDTH}}" for measure, name in names.items()}
     several = len(result.runs) > 1
     blocks: dict[tuple, dict[str, str]] = {}  # (run_id, query_id) -> {measure: its printed value}, in row order
     for row in result.rows(per_query).to_pylist():

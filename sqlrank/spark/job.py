@@ -54,7 +54,7 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
              score_col: str | None = None, relevance_col: str | None = None, run_col: str | None = None,
              qrels_columns: dict[str, str] | None = None, run_columns: dict[str, str] | None = None,
              allow_disjoint: bool = False, threads: int = 1, memory_limit: str | None = None,
-             temp_directory: str | None = None) -> SparkResult:
+             temp_directory: str | None = None, zscores=None) -> SparkResult:
     """sqlrank.evaluate on Spark: the same measures, options, values and notices.
 
     qrels, run: Spark DataFrames, or table names or paths read through the session (Parquet,
@@ -68,8 +68,11 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     ties: as on one machine, except 'input', which needs a rank column in the run: a Spark
         DataFrame has no row order to fall back on.
     The other options are sqlrank.evaluate's; allow_disjoint and the unjudged-run warning look at
-    the whole job, not at a bucket.
+    the whole job, not at a bucket. zscores (trec_eval -Z) is not computed on Spark yet: refused.
     """
+    if zscores is not None:  # refused rather than ignored, which would print raw values as if they were z-scores
+        raise EvaluationError("zscores (trec_eval -Z) is not computed by the Spark engine yet; evaluate with "
+                              "sqlrank.evaluate(..., zscores=path) on one machine")
     _check_arguments(qrels, run, spark, threads)
     engine._check_choice("names", names, engine.NAMES)
     labelled = parse_labelled(measures, rel=rel, interpolation=interpolation)
