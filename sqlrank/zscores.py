@@ -12,6 +12,7 @@ import math
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from . import sqlgen
 from .errors import InputError
@@ -69,7 +70,7 @@ def _number(where: str, name: str, text: str) -> float:
 
 def apply(con, table: pa.Table, measures: list[Measure], names: list[str], zscores: pa.Table) -> tuple[pa.Table, int]:
     """The result table (run_id, query_id, measure, value) with every per-query value a z-score and the `all`
-    rows summarised again from them, in the same row order; and how many values had no mean in the file."""
+    rows summarised again from them, in the same row order; and how many per-query values are -1000000."""
     keyed = {name: m for name, m in zip(names, measures) if m.definition.name not in NOT_SCORED}
     rows = table.append_column("sqlrank_position", pa.array(range(table.num_rows), pa.int64()))
     named = pa.table({"measure": list(keyed), "trec_name": [trec_name(m) for m in keyed.values()],
@@ -92,30 +93,25 @@ def apply(con, table: pa.Table, measures: list[Measure], names: list[str], zscor
             "    FROM per_query GROUP BY run_id, measure\n"
             ")\n"
             "SELECT r.run_id, r.query_id, r.measure,\n"
-            "       coalesce(CASE WHEN r.query_id = 'all' THEN s.value ELSE q.value END, r.value) AS value\n"
+            "       CASE WHEN n.measure IS NULL THEN r.value WHEN r.query_id = 'all' THEN s.value ELSE q.value END AS value\n"
             "FROM sqlrank_zscore_results r\n"
+            "LEFT JOIN sqlrank_zscore_names n USING (measure)\n"
             "LEFT JOIN per_query q USING (sqlrank_position)\n"
             "LEFT JOIN summary s ON r.query_id = 'all' AND s.run_id = r.run_id AND s.measure = r.measure\n"
             "ORDER BY r.sqlrank_position").to_arrow_table()
-        unknown = _unknown(con)
     finally:
         for name in ("sqlrank_zscore_results", "sqlrank_zscore_names", "sqlrank_zscore_file"):
             con.unregister(name)
+    per_query = pc.not_equal(scored["query_id"], "all")
+    unknown = pc.sum(pc.and_(per_query, pc.equal(scored["value"], MISSING_ZSCORE))).as_py() or 0
     return scored.cast(table.schema), unknown
 
 
-def _unknown(con) -> int:
-    """How many per-query values the file has no mean for (each is -1000000)."""
-    return con.execute(
-        "SELECT count(*) FROM sqlrank_zscore_results r JOIN sqlrank_zscore_names n USING (measure)\n"
-        "WHERE r.query_id <> 'all' AND NOT EXISTS (SELECT 1 FROM sqlrank_zscore_file z\n"
-        "    WHERE z.query_id = r.query_id AND z.measure = n.trec_name)").fetchall()[0][0]
-
-
 def notice(label: str, unknown: int) -> str:
-    """What the user is told: the values are z-scores, and how many had no mean in the file."""
-    missing = (f"; {unknown} per-query value{'s' if unknown != 1 else ''} had no mean in the file and "
-               f"{'are' if unknown != 1 else 'is'} {MISSING_ZSCORE:.0f}" if unknown else "")
+    """What the user is told: the values are z-scores, and how many are -1000000 for want of a mean."""
+    missing = (f"; {unknown} per-query value{'s are' if unknown != 1 else ' is'} {MISSING_ZSCORE:.0f} as trec_eval "
+               "prints them (the file has no mean for that query and measure, or a stddev of 0 and another mean)"
+               if unknown else "")
     return f"z-scores: each per-query value is (value - mean) / stddev from {label} (trec_eval -Z){missing}"
 
 
