@@ -3,8 +3,9 @@
 -- A gain map, written '{1:3,2:9,4:4.5}' (ir_measures' gains={1:3,2:9,4:4.5},
 -- trec_eval's ndcg.1=3,2=9,4=4.5): a label the map names gets its gain, any
 -- other label its linear gain (itself, 0 when <= 0), as trec_eval's gains do.
--- The parser (sqlrank/measures.py) writes the map: positive whole-number labels,
--- finite gains. Example: with '{1:3,2:9,4:4.5}' labels 1, 2, 3, 4 gain 3, 9, 3, 4.5.
+-- The parser (sqlrank/measures.py) writes the map: whole-number labels >= 0,
+-- finite gains. Example: with '{1:3,2:9,4:4.5}' labels 1, 2, 3, 4 gain 3, 9, 3, 4.5;
+-- with '{0:1,1:2}' (trec_eval's ndcg.0=1,1=2) a judged non-relevant document gains 1.
 CREATE OR REPLACE MACRO sqlrank.mapped_gain(relevance, gains) AS
     coalesce(
         list_transform(list_filter(string_split(trim(gains, '{}'), ','),

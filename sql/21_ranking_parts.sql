@@ -89,10 +89,11 @@ CREATE OR REPLACE MACRO sqlrank.ideal_gains(ranking, gain, ideal) AS
     CASE sqlrank.choice(ideal, ['qrels', 'run'], 'ideal')
         WHEN 'run' THEN list_reverse_sort(list_transform(ranking.documents, lambda d: sqlrank.gain(d.label, kind := gain)))
         -- labels come highest first, and a higher label never has a smaller gain, except in a gain map,
-        -- whose gains may also be 0 or negative: trec_eval's ideal ranking holds the positive gains only
+        -- whose gains may also be 0 or negative, and which may give label 0 a gain (trec_eval's ndcg.0=1):
+        -- trec_eval's ideal ranking holds the positive gains of the labels >= 0
         ELSE CASE WHEN starts_with(gain, '{')
                   THEN list_reverse_sort(list_filter(
-                           list_transform(list_filter(ranking.labels, lambda label: label > 0),
+                           list_transform(list_filter(ranking.labels, lambda label: label >= 0),
                                           lambda label: sqlrank.gain(label, kind := gain)),
                            lambda positive: positive > 0))
                   ELSE list_transform(list_filter(ranking.labels, lambda label: label > 0),

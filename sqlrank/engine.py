@@ -516,9 +516,15 @@ def reads_zero_labels(measures: list[Measure]) -> bool:
     """Whether a measure reads the judgments labelled 0: one that needs the judged non-relevant documents, or rel <= 0.
 
     The others read only documents with a gain (label > 0) or relevant ones (label >= rel > 0),
-    so judged_ranking can leave the zeros out of the one pass.
+    so judged_ranking can leave the zeros out of the one pass; a gain map naming label 0 gives those a gain.
     """
-    return "judged_nonrelevant" in _needs(measures) or any(dict(m.params).get("rel", 1) <= 0 for m in measures)
+    return ("judged_nonrelevant" in _needs(measures) or any(dict(m.params).get("rel", 1) <= 0 for m in measures)
+            or any(names_label_zero(dict(m.params).get("gain")) for m in measures))
+
+
+def names_label_zero(gain) -> bool:
+    """Whether a gain parameter is a gain map giving label 0 a gain (`{0:1,1:2}`, as measures.gain_map writes it)."""
+    return isinstance(gain, str) and gain.startswith("{") and "0" in [pair.split(":")[0] for pair in gain[1:-1].split(",")]
 
 
 def reads_negative_labels(measures: list[Measure]) -> bool:

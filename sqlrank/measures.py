@@ -63,8 +63,8 @@ def parse_parameter(parameter: Parameter, text: str, measure: str) -> object:
 def gain_map(text: str, measure: str) -> str:
     """`{1:3,2:9,4:4.5}` checked and written the one way the SQL reads it (sqlrank.mapped_gain).
 
-    Labels are whole numbers >= 1 (a label <= 0 is not kept by the ranking pass), each named once;
-    gains are finite numbers.
+    Labels are whole numbers >= 0, each named once (a map naming 0 keeps the label-0 judgments in the ranking
+    pass: engine.reads_zero_labels); gains are finite numbers.
     """
     inner = text.strip()
     if not (inner.startswith("{") and inner.endswith("}")) or not inner[1:-1].strip():
@@ -72,7 +72,7 @@ def gain_map(text: str, measure: str) -> str:
     pairs = {}
     for item in inner[1:-1].split(","):
         label, sep, gain = item.partition(":")
-        if not sep or not re.fullmatch(r"\s*[0-9]+\s*", label) or int(label) < 1:
+        if not sep or not re.fullmatch(r"\s*[0-9]+\s*", label) or int(label) < 0:
             raise MeasureError(messages.render(messages.GAIN_MAP_ENTRY, measure=measure, entry=item.strip()))
         if int(label) in pairs:
             raise MeasureError(messages.render(messages.GAIN_MAP_TWICE, measure=measure, label=int(label)))

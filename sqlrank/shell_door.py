@@ -53,7 +53,7 @@ def _error(template: str, **parts: str) -> str:
 _ENTRIES = "string_split(trim(gain)[2:-2], ',')"
 _bad_entries = (f"list_filter({_ENTRIES}, lambda e: NOT contains(e, ':') "
                 "OR NOT regexp_full_match(split_part(e, ':', 1), '\\s*[0-9]+\\s*') "
-                "OR coalesce(TRY_CAST(trim(split_part(e, ':', 1)) AS HUGEINT) < 1, true))")
+                "OR coalesce(TRY_CAST(trim(split_part(e, ':', 1)) AS HUGEINT) < 0, true))")
 _labels = f"list_transform({_ENTRIES}, lambda e: CAST(CAST(trim(split_part(e, ':', 1)) AS HUGEINT) AS VARCHAR))"
 _twice = f"list_filter({_labels}, lambda label, i: list_position({_labels}, label) < i)"
 _gains = f"list_transform({_ENTRIES}, lambda e: trim(e[strpos(e, ':') + 1:]))"
@@ -93,7 +93,7 @@ CREATE OR REPLACE MACRO sqlrank.valid_cutoff(value, measure) AS
         ELSE CAST(value AS BIGINT)
     END;
 
--- true for a gain map the parser would take (measures.gain_map): '{{label:gain,...}}', whole-number labels >= 1
+-- true for a gain map the parser would take (measures.gain_map): '{{label:gain,...}}', whole-number labels >= 0
 -- each named once, finite gains; anything else is an error in the parser's words
 CREATE OR REPLACE MACRO sqlrank.gain_map_ok(gain, measure) AS
     CASE

@@ -43,8 +43,8 @@ def shell_error(con, sql: str) -> str:
 @pytest.mark.parametrize("gains, words", [
     ("{1:nan}", "gain must be a finite number, got 'nan'"),
     ("{1:inf,2:inf}", "gain must be a finite number, got 'inf'"),
-    ("{0:5}", "each entry of a gain map is label:gain with a whole-number label >= 1, got '0:5'"),
-    ("{1.5:9}", "each entry of a gain map is label:gain with a whole-number label >= 1, got '1.5:9'"),
+    ("{-1:5}", "each entry of a gain map is label:gain with a whole-number label >= 0, got '-1:5'"),
+    ("{1.5:9}", "each entry of a gain map is label:gain with a whole-number label >= 0, got '1.5:9'"),
     ("{1:3,1:9}", "label 1 is given two gains; give it one"),
     ("{1:3", "a gain map is written gains={label:gain,...}, e.g. gains={1:3,2:9}, got '{1:3'"),
     ("{1:x}", "gain must be a number, got 'x'"),

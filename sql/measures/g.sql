@@ -22,8 +22,9 @@ CREATE OR REPLACE MACRO sqlrank.measure_g(ranking, k, gain) AS
         -- the ideal's cost above 1 per rank, summed up to each rank
         list_transform([sqlrank.running_sum(list_transform(ideal_gains, lambda g: greatest(g - 1, 0)))],
                        lambda extra_cost: list_sum(list_transform(
-            -- each document with a gain, paired with its gain and the run's gain summed up to it
-            list_transform([list_transform(list_filter(ranking.documents, lambda d: d.label > 0),
+            -- each document with a gain (label 0 too, when a gain map gives it one), paired with its gain and the
+            -- run's gain summed up to it
+            list_transform([list_transform(list_filter(ranking.documents, lambda d: sqlrank.gain(d.label, kind := gain) <> 0),
                                            lambda d: struct_pack(rank := d.rank,
                                                                  doc_gain := sqlrank.gain(d.label, kind := gain)))],
                            lambda hits: list_zip(hits, sqlrank.running_sum(list_transform(hits, lambda h: h.doc_gain))))[1],

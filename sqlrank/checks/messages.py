@@ -53,7 +53,7 @@ AT_MOST = "{name} must be at most {high}, got {value}"
 CONFIDENCE = "confidence must be between 0 and 1 (e.g. 0.95), not {value}"
 
 GAIN_MAP_FORM = "{measure}: a gain map is written gains={{label:gain,...}}, e.g. gains={{1:3,2:9}}, got '{value}'"
-GAIN_MAP_ENTRY = "{measure}: each entry of a gain map is label:gain with a whole-number label >= 1, got '{entry}'"
+GAIN_MAP_ENTRY = "{measure}: each entry of a gain map is label:gain with a whole-number label >= 0, got '{entry}'"
 GAIN_MAP_TWICE = "{measure}: label {label} is given two gains; give it one"
 NOT_A_NUMBER = "{measure}: {parameter} must be a number, got '{value}'"
 NOT_FINITE = "{measure}: {parameter} must be a finite number, got '{value}'"
