@@ -75,7 +75,7 @@ def test_set_f_beta_and_utility_by_hand():
     ("utility.2,-1,0,1", "collection.s size"),
     ("set_F.0.5,2", "takes 1 value"),
     ("utility.2,-1", "takes 4 value"),
-    ("ndcg.0=1", "label >= 1"),
+    ("ndcg.-1=1", "label >= 0"),  # label 0 takes a gain (tests/test_gain_label_zero.py)
     ("nDCG(gains={1:3,1:4})", "two gains"),
     ("nDCG(gains={1:x})", "must be a number"),
     ("nDCG(gain=exp,gains={1:3})", "not both"),
