@@ -29,6 +29,7 @@ from pathlib import Path
 import duckdb
 
 from . import shell_door, sqlgen
+from .measures import needs_parameter
 from .registry import PARAMETERS, REGISTRY
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -119,14 +120,17 @@ def registry_sql(table_macros: bool = True) -> str:
     statements = []
     for definition in REGISTRY.values() if table_macros else ():
         options = ([("k", None)] if definition.cutoff else []) + [
-            (name, PARAMETERS[name].default) for name in definition.params] + list(_RUN_OPTIONS)
+            (name, definition.default(name)) for name in definition.params] + list(_RUN_OPTIONS)
         signature = ", ".join(["qrels_table", "run_table"] + [f"{name} := {sqlgen.literal(value)}"
                                                              for name, value in options])
         name = f"sqlrank.{definition.macro}"
         cutoff = sqlgen.call("sqlrank.valid_cutoff", "k", sqlgen.literal(name)) if definition.cutoff else "NULL"
         value = sqlgen.call(f"sqlrank.measure_{definition.macro}", "ranking", cutoff,
                             *(_argument(parameter) for parameter in definition.params))
-        checks = " AND ".join([f"(k IS NULL OR {cutoff} IS NOT NULL)"] * definition.cutoff
+        # a parameter without a default (max_rel) must be given, as the parser says (measures.needs_parameter)
+        needed = [f"({parameter} IS NOT NULL OR error({sqlgen.literal('sqlrank: ' + needs_parameter(definition, parameter))}))"
+                  for parameter in definition.params if definition.default(parameter) is None and parameter != definition.at]
+        checks = " AND ".join([f"(k IS NULL OR {cutoff} IS NOT NULL)"] * definition.cutoff + needed
                               + [_check(parameter, name) for parameter in definition.params]) or "true"
         # a measure that tells negative labels from unjudged documents has them kept by the pass
         negative = ["negative_labels := true"] if "negative_labels" in definition.needs else []

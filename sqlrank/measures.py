@@ -142,7 +142,7 @@ class Measure:
 
     def __str__(self) -> str:
         at = self.definition.at
-        shown = [_shown_parameter(n, v) for n, v in self.params if v != PARAMETERS[n].default and n != at]
+        shown = [_shown_parameter(n, v) for n, v in self.params if v != self.definition.default(n) and n != at]
         text = self.name + (f"({','.join(shown)})" if shown else "")
         if at:
             return text + f"@{self.param(at)}"
@@ -404,9 +404,11 @@ def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, rel)
         params[key] = parse_parameter(PARAMETERS[key], value, spelling)
     for key in definition.params:
         if key not in params:
-            params[key] = rel if (key == "rel" and rel is not None) else PARAMETERS[key].default
+            params[key] = rel if (key == "rel" and rel is not None) else definition.default(key)
     if definition.at and params[definition.at] is None:
         raise MeasureError(f"{spelling}: {definition.name} needs its {definition.at}, e.g. {definition.name}@0.5")
+    if needed := [key for key in definition.params if params[key] is None and key != definition.at]:
+        raise MeasureError(needs_parameter(definition, needed[0]))
     if key_rel := params.get("rel"):
         params["rel"] = int(key_rel) if float(key_rel).is_integer() and abs(key_rel) < 2 ** 53 else key_rel
     k = None
@@ -420,6 +422,12 @@ def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, rel)
                                                value=k_text))
         k = int(k_text)
     return Measure(definition, tuple(sorted(params.items())), k)
+
+
+def needs_parameter(definition: MeasureDef, parameter: str) -> str:
+    """The message for a parameter without a default left out (INST's max_rel), the same from every door."""
+    return messages.render(messages.NEEDS_PARAMETER, measure=definition.name, parameter=parameter,
+                           meaning=PARAMETERS[parameter].help, example=f"{definition.name}({parameter}=3)")
 
 
 def _suggestion(name: str, spelling: str) -> str:
@@ -489,7 +497,7 @@ def describe() -> list[dict]:
         {
             "name": m.name,
             "aliases": spellings(m),
-            "parameters": {p: PARAMETERS[p].default for p in m.params},
+            "parameters": {p: m.default(p) for p in m.params},
             "cutoff": m.cutoff,
             "at": m.at,
             "summary": m.aggregate,
@@ -521,7 +529,7 @@ def markdown_table() -> str:
 def trec_name(measure: Measure) -> str:
     """trec_eval's name for a measure at trec_eval's parameters (`ndcg_cut_10`, `map`); else the canonical name."""
     definition = measure.definition
-    non_default = [n for n, v in measure.params if v != PARAMETERS[n].default and n not in ("rel", definition.at)]
+    non_default = [n for n, v in measure.params if v != definition.default(n) and n not in ("rel", definition.at)]
     if non_default:
         return _trec_values_name(measure, non_default) or str(measure)
     if definition.at and definition.trec_family:
