@@ -9,8 +9,8 @@
 -- run missed; min_rel below 0 or not below max_rel is an error (sqlrank.cwl_scale_ok).
 --
 -- Example: labels by rank 0, 2 with max_rel 2 (gains 0, 1), T = 1: reaches 1, 4/9, 4/16, ..., 4/(i + 1)²,
--- which add up to 4 · (Σ_{j=2}^{1001} 1 / j²) = 4 · 0.6439335676815587 = 2.575734270726235:
---   INSQ = (4/9) / 2.575734270726235 = 0.1725620...
+-- which add up to 4 · Σ_{j=2}^{1001} 1 / j² = 2.57574225873821:
+--   INSQ = (4/9) / 2.57574225873821 = 0.172550045...
 CREATE OR REPLACE MACRO sqlrank.measure_insq(ranking, k, T, min_rel, max_rel) AS
     CASE WHEN sqlrank.cwl_scale_ok(min_rel, max_rel, 'INSQ') THEN
         list_transform([sqlrank.cwl_gains(ranking, min_rel, max_rel, sqlrank.cwl_positions())], lambda gains:

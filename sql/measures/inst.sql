@@ -10,7 +10,7 @@
 --
 -- Example: labels by rank 1, 0 with max_rel 1 (gains 1, 0, then 998 zeros), T = 1: T_i = 0 from
 -- position 1 on, so C(i) = (i / (i + 1))² and the user reaches position i with the chance 1 / i²:
---   INST = 1 / Σ_{i=1}^{1000} 1 / i² = 1 / 1.6439345666815597 = 0.6082971...
+--   INST = 1 / Σ_{i=1}^{1000} 1 / i² = 1 / 1.64393456668156 = 0.608296717...
 CREATE OR REPLACE MACRO sqlrank.measure_inst(ranking, k, T, min_rel, max_rel) AS
     CASE WHEN sqlrank.cwl_scale_ok(min_rel, max_rel, 'INST') THEN
         list_transform([sqlrank.cwl_gains(ranking, min_rel, max_rel, sqlrank.cwl_positions())], lambda gains:

@@ -10,7 +10,7 @@
 -- (sqlrank.cwl_scale_ok).
 --
 -- Example: labels by rank 2, 0, 1 with max_rel 2 (gains 1, 0, 0.5):
---   SDCG@3 = (1 + 0.5 / 2) / (1 + 1 / log2(3) + 1 / 2) = 1.25 / 2.1309297535714573 = 0.5866...
+--   SDCG@3 = (1 + 0.5 / 2) / (1 + 1 / log2(3) + 1 / 2) = 1.25 / 2.13092975357146 = 0.586598407...
 CREATE OR REPLACE MACRO sqlrank.measure_sdcg(ranking, k, min_rel, max_rel) AS
     CASE WHEN sqlrank.cwl_scale_ok(min_rel, max_rel, 'SDCG') THEN
         list_transform([sqlrank.cwl_gains(ranking, min_rel, max_rel,
