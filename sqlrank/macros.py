@@ -29,7 +29,6 @@ from pathlib import Path
 import duckdb
 
 from . import shell_door, sqlgen
-from .measures import needs_parameter
 from .registry import PARAMETERS, REGISTRY
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -127,10 +126,7 @@ def registry_sql(table_macros: bool = True) -> str:
         cutoff = sqlgen.call("sqlrank.valid_cutoff", "k", sqlgen.literal(name)) if definition.cutoff else "NULL"
         value = sqlgen.call(f"sqlrank.measure_{definition.macro}", "ranking", cutoff,
                             *(_argument(parameter) for parameter in definition.params))
-        # a parameter without a default (max_rel) must be given, as the parser says (measures.needs_parameter)
-        needed = [f"({parameter} IS NOT NULL OR error({sqlgen.literal('sqlrank: ' + needs_parameter(definition, parameter))}))"
-                  for parameter in definition.params if definition.default(parameter) is None and parameter != definition.at]
-        checks = " AND ".join([f"(k IS NULL OR {cutoff} IS NOT NULL)"] * definition.cutoff + needed
+        checks = " AND ".join([f"(k IS NULL OR {cutoff} IS NOT NULL)"] * definition.cutoff
                               + [_check(parameter, name) for parameter in definition.params]) or "true"
         # a measure that tells negative labels from unjudged documents has them kept by the pass
         negative = ["negative_labels := true"] if "negative_labels" in definition.needs else []

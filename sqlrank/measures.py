@@ -407,8 +407,6 @@ def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, rel)
             params[key] = rel if (key == "rel" and rel is not None) else definition.default(key)
     if definition.at and params[definition.at] is None:
         raise MeasureError(f"{spelling}: {definition.name} needs its {definition.at}, e.g. {definition.name}@0.5")
-    if needed := [key for key in definition.params if params[key] is None and key != definition.at]:
-        raise MeasureError(needs_parameter(definition, needed[0]))
     if key_rel := params.get("rel"):
         params["rel"] = int(key_rel) if float(key_rel).is_integer() and abs(key_rel) < 2 ** 53 else key_rel
     k = None
@@ -422,12 +420,6 @@ def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, rel)
                                                value=k_text))
         k = int(k_text)
     return Measure(definition, tuple(sorted(params.items())), k)
-
-
-def needs_parameter(definition: MeasureDef, parameter: str) -> str:
-    """The message for a parameter without a default left out (INST's max_rel), the same from every door."""
-    return messages.render(messages.NEEDS_PARAMETER, measure=definition.name, parameter=parameter,
-                           meaning=PARAMETERS[parameter].help, example=f"{definition.name}({parameter}=3)")
 
 
 def _suggestion(name: str, spelling: str) -> str:

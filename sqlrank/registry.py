@@ -55,7 +55,8 @@ PARAMETERS: dict[str, Parameter] = {
                   minimum_exclusive=0),
         Parameter("min_rel", 0, help="C/W/L's lowest label: gain = (label - min_rel) / (max_rel - min_rel), clipped "
                                      "into [0, 1]"),
-        Parameter("max_rel", None, help="C/W/L's highest label (required, as in ir_measures): labels above it gain 1"),
+        Parameter("max_rel", 1, help="C/W/L's highest label: labels from it up gain 1 (1: binary gains; ir_measures "
+                                     "has no default: give your scale's highest label for graded gains)"),
         Parameter("normalize", "True", ("True", "False"),
                   "Compat: True divides by the ideal ranking's own compatibility (ir_measures' spelling)"),
     )
@@ -270,6 +271,11 @@ REGISTRY: dict[str, MeasureDef] = {
                    ("T", "min_rel", "max_rel"), cutoff=False),
         MeasureDef("LabelRBP", "label_rbp", "(1 - p) Σ_{relevant i<=k} label_i · p^(i-1): ranx's rbp.p",
                    ("rel", "p"), ties_average="average"),
+        # ---- ir_measures' Compat and Accuracy
+        MeasureDef("Compat", "compat", "rank-biased overlap (p) with the ideal ranking, over the ideal's own",
+                   ("p", "normalize"), cutoff=False, defaults={"p": 0.95}),
+        MeasureDef("Accuracy", "accuracy", "(relevant, other) pairs within k ranked relevant first / all such pairs",
+                   ("rel",)),
     )
 }
 

@@ -59,7 +59,6 @@ NOT_A_NUMBER = "{measure}: {parameter} must be a number, got '{value}'"
 NOT_FINITE = "{measure}: {parameter} must be a finite number, got '{value}'"
 NOT_GREATER = "{measure}: {parameter} must be greater than {minimum}, got '{value}'"
 BAD_CUTOFF = "{measure}: the cutoff must be a whole number >= 1, got '{value}'"
-NEEDS_PARAMETER = "{measure} needs {parameter}, which has no default ({meaning}); give it, e.g. {example}"
 CUTOFF_TOO_LARGE = "{measure}: the cutoff must be at most {maximum}, got '{value}'"
 BAD_DEPTH = "depth must be a whole number >= 1, got {value}"
 

@@ -19,9 +19,8 @@ def test_a_missed_query_and_a_run_without_gain_score_0():
     assert {row["query_id"]: row["value"] for row in result.per_query.to_pylist()} == {"q": 0.0, "m": 0.0}
 
 
-def test_max_rel_has_no_default_and_the_scale_is_checked():
-    with pytest.raises(sqlrank.MeasureError, match=r"INST needs max_rel, which has no default .*INST\(max_rel=3\)"):
-        sqlrank.parse_measures("INST")
+def test_max_rel_is_1_binary_gains_by_default_and_the_scale_is_checked():
+    assert str(sqlrank.parse_measures("INST(max_rel=1)")[0]) == "INST"
     with pytest.raises(sqlrank.EvaluationError, match="INST: min_rel must be at least 0 and below max_rel"):
         sqlrank.evaluate(QRELS, RUN, ["INST(min_rel=2,max_rel=2)"])
 
