@@ -44,7 +44,8 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("relevant_missed", 0, help="Utility's weight of each relevant document not retrieved"),
         Parameter("recall", None, help="IPrec's recall level, written IPrec@0.1 (trec_eval's iprec_at_recall_0.10)"),
         Parameter("multiple", None, help="RprecMult's multiple of R, written RprecMult@0.2 (trec_eval's Rprec_mult_0.20)"),
-        Parameter("p", 0.8, help="RBP's persistence: the chance of reading on from one rank to the next",
+        Parameter("p", 0.8, help="RBP's persistence: the chance of reading on from one rank to the next "
+                                 "(NERR10's default is 0.9, Compat's 0.95, as in ir_measures)",
                   minimum_exclusive=0),
         Parameter("max_grade", 4, help="ERR's highest label: R = (2^label - 1) / 2^max_grade (gdeval's 4)"),
         Parameter("levels", (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
