@@ -27,9 +27,10 @@ CREATE OR REPLACE MACRO sqlrank.cwl_positions() AS
 
 CREATE OR REPLACE MACRO sqlrank.cwl_scale_ok(min_rel, max_rel, measure) AS
     CASE WHEN min_rel >= 0 AND min_rel < max_rel THEN true
+         -- the words of sqlrank/checks/messages.py's GAIN_SCALE, which the parser says in Python
          ELSE error('sqlrank: ' || measure || ': min_rel must be at least 0 and below max_rel (labels from min_rel '
-                    || 'to max_rel gain 0 to 1), got min_rel=' || CAST(min_rel AS VARCHAR) || ', max_rel='
-                    || CAST(max_rel AS VARCHAR) || '; give the lowest and the highest label of the judgments'' scale')
+                    || 'to max_rel gain 0 to 1), got min_rel=' || printf('%g', CAST(min_rel AS DOUBLE)) || ', max_rel='
+                    || printf('%g', CAST(max_rel AS DOUBLE)) || '; give the lowest and the highest label of the judgments'' scale')
     END;
 
 -- the judged documents with a gain, each with its gain, then every gap before it filled with zeros

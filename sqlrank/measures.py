@@ -407,6 +407,9 @@ def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, rel)
             params[key] = rel if (key == "rel" and rel is not None) else definition.default(key)
     if definition.at and params[definition.at] is None:
         raise MeasureError(f"{spelling}: {definition.name} needs its {definition.at}, e.g. {definition.name}@0.5")
+    if "max_rel" in params and not 0 <= params["min_rel"] < params["max_rel"]:
+        raise MeasureError(messages.render(messages.GAIN_SCALE, measure=definition.name, low=params["min_rel"],
+                                           high=params["max_rel"]))
     if key_rel := params.get("rel"):
         params["rel"] = int(key_rel) if float(key_rel).is_integer() and abs(key_rel) < 2 ** 53 else key_rel
     k = None

@@ -12,6 +12,7 @@ Compat's ideal a retrieved document with a negative score after the unretrieved 
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 
@@ -79,3 +80,20 @@ def test_accuracy_equals_ir_measures_where_it_reports_a_value():
                 assert values[(str(measure), query)] == 0.0, (measure, query)
         reported += len(theirs)
     assert reported > 40
+
+
+def test_the_command_line_gives_the_same_numbers_and_the_scale_error(tmp_path):
+    from cli_runner import invoke
+
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("".join(f"{q} 0 {d} {label}\n" for q, docs in QRELS.items() for d, label in docs.items()))
+    run.write_text("".join(f"{q} Q0 {d} 0 {score} r\n" for q, docs in RUN.items() for d, score in docs.items()))
+    measures = ["INST(T=2,max_rel=4)", "BPM(max_rel=4)@10", "NERR10(max_rel=4)", "Compat", "Accuracy@10", "LabelRBP(p=0.95)"]
+    result = invoke("eval", qrels, run, *(f"-m{m}" for m in measures), "-f", "json")
+    assert result.exit_code == 0, result.stderr
+    expected = sqlrank.evaluate(QRELS, RUN, measures).summary
+    printed_values = {row["measure"]: row["value"] for row in json.loads(result.stdout) if row["query_id"] == "all"}
+    assert printed_values == pytest.approx(expected, abs=1e-12)
+    refused = invoke("eval", qrels, run, "-m", "INST(min_rel=3,max_rel=2)")
+    assert refused.exit_code != 0
+    assert "INST: min_rel must be at least 0 and below max_rel" in refused.stderr and "Traceback" not in refused.stderr

@@ -1,5 +1,6 @@
 """INST(T, min_rel, max_rel) (sql/measures/inst.sql), the C/W/L user model as cwl_eval computes it."""
 
+import duckdb
 import pytest
 
 import sqlrank
@@ -21,8 +22,17 @@ def test_a_missed_query_and_a_run_without_gain_score_0():
 
 def test_max_rel_is_1_binary_gains_by_default_and_the_scale_is_checked():
     assert str(sqlrank.parse_measures("INST(max_rel=1)")[0]) == "INST"
-    with pytest.raises(sqlrank.EvaluationError, match="INST: min_rel must be at least 0 and below max_rel"):
-        sqlrank.evaluate(QRELS, RUN, ["INST(min_rel=2,max_rel=2)"])
+    message = ("INST: min_rel must be at least 0 and below max_rel (labels from min_rel to max_rel gain 0 to 1), "
+               "got min_rel=2, max_rel=1.5; give the lowest and the highest label of the judgments' scale")
+    with pytest.raises(sqlrank.MeasureError) as python:
+        sqlrank.parse_measures("INST(min_rel=2,max_rel=1.5)")
+    assert str(python.value) == message
+    with sqlrank.connect() as con:  # the shell door says the same
+        sqlrank.load_qrels(con, QRELS, "qrels")
+        sqlrank.load_run(con, RUN, "run")
+        with pytest.raises(duckdb.Error) as shell:
+            con.sql("SELECT * FROM sqlrank.inst('qrels', 'run', min_rel := 2, max_rel := 1.5)").fetchall()
+    assert f"sqlrank: {message}" in str(shell.value)
 
 
 def test_ties_average_is_refused_by_name():
