@@ -39,7 +39,7 @@ CREATE OR REPLACE MACRO sqlrank.cwl_gains(ranking, min_rel, max_rel, n) AS
         [list_transform(
             list_filter(ranking.documents, lambda d: d.rank <= n AND d.label > min_rel),
             lambda d: struct_pack(rank := d.rank,
-                                  gain := (least(d.label, max_rel) - min_rel) / (max_rel - min_rel)))],
+                                  gain := (least(d.label, max_rel) - min_rel) / NULLIF(max_rel - min_rel, 0)))],
         lambda hits: list_resize(
             CAST(flatten(list_transform(hits, lambda hit, j: list_concat(
                 list_resize(CAST([] AS DOUBLE[]), hit.rank - CASE WHEN j = 1 THEN 0 ELSE hits[j - 1].rank END - 1, 0.0),

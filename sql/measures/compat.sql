@@ -23,7 +23,7 @@ CREATE OR REPLACE MACRO sqlrank.measure_compat(ranking, k, p, normalize) AS
         depth := greatest(ranking.num_ret, len(list_filter(ranking.labels, lambda label: label > 0))),
         hits := list_filter(ranking.documents, lambda d: d.label > 0))],
         lambda query: list_transform([sqlrank.running_sum(list_transform(range(1, query.depth + 1),
-                                                                         lambda at_depth: pow(p, at_depth - 1) / at_depth))],
+                                                                         lambda at_depth: pow(p, at_depth - 1) / NULLIF(at_depth, 0)))],
             lambda prefix: coalesce(
                 -- each retrieved relevant document's weight from the depth both lists hold it on
                 list_sum(list_transform(query.hits, lambda hit: list_transform(
@@ -33,6 +33,6 @@ CREATE OR REPLACE MACRO sqlrank.measure_compat(ranking, k, p, normalize) AS
                     lambda both_from: prefix[query.depth] - CASE WHEN both_from > 1 THEN prefix[both_from - 1] ELSE 0 END)[1]))
                 / NULLIF(CASE sqlrank.choice(normalize, ['True', 'False'], 'normalize')
                              WHEN 'True' THEN list_sum(list_transform(range(1, query.depth + 1), lambda at_depth:
-                                                  pow(p, at_depth - 1) * least(at_depth, query.ideal) / at_depth))
+                                                  pow(p, at_depth - 1) * least(at_depth, query.ideal) / NULLIF(at_depth, 0)))
                              ELSE list_sum(list_transform(range(1, query.depth + 1), lambda at_depth: pow(p, at_depth - 1)))
                          END, 0), 0))[1])[1];

@@ -15,5 +15,5 @@ CREATE OR REPLACE MACRO sqlrank.measure_insq(ranking, k, T, min_rel, max_rel) AS
     CASE WHEN sqlrank.cwl_scale_ok(min_rel, max_rel, 'INSQ') THEN
         list_transform([sqlrank.cwl_gains(ranking, min_rel, max_rel, sqlrank.cwl_positions())], lambda gains:
             sqlrank.cwl_expected_gain(gains, list_transform(gains, lambda gain_here, at_rank:
-                pow((at_rank + 2 * T - 1) / (at_rank + 2 * T), 2))))[1]
+                pow((at_rank + 2 * T - 1) / NULLIF(at_rank + 2 * T, 0), 2))))[1]
     END;

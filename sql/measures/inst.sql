@@ -15,5 +15,5 @@ CREATE OR REPLACE MACRO sqlrank.measure_inst(ranking, k, T, min_rel, max_rel) AS
     CASE WHEN sqlrank.cwl_scale_ok(min_rel, max_rel, 'INST') THEN
         list_transform([sqlrank.cwl_gains(ranking, min_rel, max_rel, sqlrank.cwl_positions())], lambda gains:
             sqlrank.cwl_expected_gain(gains, list_transform(sqlrank.running_sum(gains), lambda total, at_rank:
-                pow((at_rank + 2 * T - total - 1) / (at_rank + 2 * T - total), 2))))[1]
+                pow((at_rank + 2 * T - total - 1) / NULLIF(at_rank + 2 * T - total, 0), 2))))[1]
     END;

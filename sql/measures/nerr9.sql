@@ -17,5 +17,5 @@ CREATE OR REPLACE MACRO sqlrank.measure_nerr9(ranking, k, min_rel, max_rel) AS
         list_transform([sqlrank.cwl_gains(ranking, min_rel, max_rel,
                                           least(coalesce(k, sqlrank.cwl_positions()), sqlrank.cwl_positions()))],
                        lambda gains: sqlrank.cwl_expected_gain(gains, list_transform(gains, lambda gain_here, at_rank:
-                           at_rank / (at_rank + 1) * (1 - gain_here))))[1]
+                           at_rank / NULLIF(at_rank + 1, 0) * (1 - gain_here))))[1]
     END;

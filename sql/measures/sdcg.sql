@@ -16,5 +16,5 @@ CREATE OR REPLACE MACRO sqlrank.measure_sdcg(ranking, k, min_rel, max_rel) AS
         list_transform([sqlrank.cwl_gains(ranking, min_rel, max_rel,
                                           least(coalesce(k, sqlrank.cwl_positions()), sqlrank.cwl_positions()))],
                        lambda gains: sqlrank.cwl_expected_gain(gains, list_transform(gains, lambda gain_here, at_rank:
-                           log2(at_rank + 1) / log2(at_rank + 2))))[1]
+                           log2(at_rank + 1) / NULLIF(log2(at_rank + 2), 0))))[1]
     END;
