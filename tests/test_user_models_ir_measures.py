@@ -26,14 +26,14 @@ TOL = 1e-9
 logging.getLogger("ir_measures.cwl_eval").setLevel(logging.ERROR)  # its notes on labels past max_rel
 
 
-def generated_cases(seed: int = 38, queries: int = 40):
+def generated_cases(seed: int = 38, queries: int = 24):
     rng = random.Random(seed)
     qrels, run = {}, {}
     for number in range(queries):
         query = f"q{number}"
         docs = [f"d{i}" for i in range(rng.choice([5, 30, 1200]))]
         qrels[query] = {doc: rng.choice([-1, 0, 0, 1, 1, 2, 3, 4]) for doc in rng.sample(docs, rng.randint(1, 5))}
-        if number % 10 == 9:
+        if number % 8 == 7:
             continue  # a query the run missed
         retrieved = rng.sample(docs, rng.randint(1, len(docs)))
         run[query] = {doc: score / 8 for doc, score in zip(retrieved, rng.sample(range(1, 10 * len(docs)), len(retrieved)))}
@@ -60,7 +60,8 @@ def test_the_cwl_measures_and_compat_equal_ir_measures():
     values = ours(measures)
     assert set(theirs) == set(values) and len(values) == len(measures) * len(QRELS)
     assert values == pytest.approx(theirs, abs=TOL)
-    assert len({value for value in values.values()}) > len(values) / 3  # not a batch of zeros
+    assert len(set(values.values())) > len(values) / 4  # not a batch of zeros
+    assert min(values.values()) >= 0
 
 
 def test_accuracy_equals_ir_measures_where_it_reports_a_value():
@@ -79,7 +80,7 @@ def test_accuracy_equals_ir_measures_where_it_reports_a_value():
             else:  # no relevant document in the top k, no other one, or missed: sqlrank says 0
                 assert values[(str(measure), query)] == 0.0, (measure, query)
         reported += len(theirs)
-    assert reported > 40
+    assert reported > 20
 
 
 def test_the_command_line_gives_the_same_numbers_and_the_scale_error(tmp_path):

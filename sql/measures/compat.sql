@@ -22,15 +22,16 @@ CREATE OR REPLACE MACRO sqlrank.measure_compat(ranking, k, p, normalize) AS
         ideal := len(list_filter(ranking.labels, lambda label: label > 0)),
         depth := greatest(ranking.num_ret, len(list_filter(ranking.labels, lambda label: label > 0))),
         hits := list_filter(ranking.documents, lambda d: d.label > 0))],
-        lambda query: list_transform([sqlrank.running_sum(list_transform(range(1, query.depth + 1),
-                                                                         lambda at_depth: pow(p, at_depth - 1) / NULLIF(at_depth, 0)))],
-            lambda prefix: coalesce(
+        -- tails[m] = Σ_{i=m}^{D} p^(i-1) / i, added from the smallest term up: never below 0
+        lambda query: list_transform([list_reverse(sqlrank.running_sum(list_reverse(list_transform(
+                                          range(1, query.depth + 1), lambda at_depth: pow(p, at_depth - 1) / NULLIF(at_depth, 0)))))],
+            lambda tails: coalesce(
                 -- each retrieved relevant document's weight from the depth both lists hold it on
                 list_sum(list_transform(query.hits, lambda hit: list_transform(
                     [greatest(hit.rank, len(list_filter(ranking.labels, lambda label: label > hit.label))
                                         + len(list_filter(query.hits, lambda other: other.label = hit.label
                                                                                     AND other.rank < hit.rank)) + 1)],
-                    lambda both_from: prefix[query.depth] - CASE WHEN both_from > 1 THEN prefix[both_from - 1] ELSE 0 END)[1]))
+                    lambda both_from: tails[both_from])[1]))
                 / NULLIF(CASE sqlrank.choice(normalize, ['True', 'False'], 'normalize')
                              WHEN 'True' THEN list_sum(list_transform(range(1, query.depth + 1), lambda at_depth:
                                                   pow(p, at_depth - 1) * least(at_depth, query.ideal) / NULLIF(at_depth, 0)))
