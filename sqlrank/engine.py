@@ -5,9 +5,11 @@ and cutoffs:
 
 1. the only statement that reads each run after the input checks:
    ``sqlrank.judged_ranking`` ranks every ranking once (one sort, or a heap
-   for small cutoffs) and keeps the judged documents (plus one row per
+   for small cutoffs; ``sqlrank.judged_full_ranking``, its sort alone, for
+   the default order) and keeps the judged documents (plus one row per
    ranking), stacked for all runs in a small temporary table;
-2. one statement that computes every measure at every cutoff from that table:
+2. one statement that computes every measure at every cutoff from that table
+   (the files of the measures asked for installed first, once a database):
    one ``sqlrank.measure_table_for`` call per distinct parameter set (rel, gain,
    discount, ...), each computing all its cutoffs at once, gathered into one
    row per query, the ``all`` rows by ``sqlrank.summary_value`` (the rule of
@@ -32,7 +34,7 @@ from .checks.order import check_order
 from .checks.unread import rel_unread_notice
 from .errors import EvaluationError, MeasureError, SqlrankError, first_line, out_of_memory, shorten
 from .limits import MAX_DEPTH, whole_number
-from .macros import connect, library_connection, ready_to_evaluate
+from .macros import connect, install_measures, library_connection, ready_to_evaluate
 from .measures import Measure, TextMeasure, parse_labelled
 from .readers import QRELS_TABLE, load_inputs
 from .readers.base import FORMAT, INPUT_RANK
@@ -213,6 +215,7 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
         _warn_unjudged(con, report)
         if missing == "error":
             _refuse_missing(report)
+        install_measures(con, {m.definition.macro for m in parsed})
         # the report holds the runs in their final order (_report_coverage): the rows follow it
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), names=labels, ties=ties)).to_arrow_table()
         if empty == "one":
@@ -466,7 +469,11 @@ def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision
                                score_precision=score_precision, one_run=run_id is not None, zero_labels=zero_labels,
                                negative_labels=negative_labels, depth=depth)
         else:
-            call = sqlgen.call("sqlrank.judged_ranking", sqlgen.literal(QRELS_TABLE), sqlgen.literal(table),
+            # trec over the whole run (or deeper than the heap's 32) by its plan alone: binding the others costs more
+            # than ranking a small run (sql/11_judged_ranking.sql); judged_ranking picks among its four otherwise
+            whole = ties == "trec" and (depth is None or depth > 32)
+            call = sqlgen.call("sqlrank.judged_full_ranking" if whole else "sqlrank.judged_ranking",
+                               sqlgen.literal(QRELS_TABLE), sqlgen.literal(table),
                                depth=depth, score_precision=score_precision, one_run=run_id is not None,
                                zero_labels=zero_labels, negative_labels=negative_labels, **policy)
         label = "" if run_id is None else f"{sqlgen.literal(run_id)} AS run_id, "
