@@ -50,6 +50,11 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("levels", (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
                   help="AvgIPrec's recall levels, written levels=[0.25,0.5,0.75] (trec_eval's 11pt_avg..25,.5,.75)"),
         Parameter("beta", 1, help="SetF's weight of recall, used as is (trec_eval's set_F.x; the usual F_b has b²)"),
+        # the diversity measures' (ndeval's -alpha and -beta, with its defaults)
+        Parameter("alpha", 0.5, help="the diversity measures' redundancy penalty: each document above covering a "
+                  "subtopic multiplies that subtopic's gain by 1 - alpha (ndeval -alpha)"),
+        Parameter("patience", 0.5, help="NRBP's chance of reading on from one rank to the next (ndeval -beta, "
+                  "ir_measures' beta)", minimum_exclusive=0),
     )
 }
 
@@ -63,7 +68,8 @@ SPREADS = ("std", "stderr", "median", "std_population")
 #   whole_ranking       every retrieved document, whatever the cutoff (no top-k shortcut)
 #   judged_nonrelevant  the judgments labelled 0 (judged, not relevant)
 #   negative_labels     the judgments with a negative label (in the pool but unjudged: infAP, Judged)
-NEEDS = ("whole_ranking", "judged_nonrelevant", "negative_labels")
+#   subtopics           the subtopic qrels (query_id, subtopic_id, doc_id, relevance): the diversity measures
+NEEDS = ("whole_ranking", "judged_nonrelevant", "negative_labels", "subtopics")
 
 # What a measure is under ties='average', the expectation over the orderings of each tie group
 # (docs/tie-policies.md):
@@ -237,6 +243,25 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the retrieved set, or of P@k and R@k",
                    ("rel", "beta"), aliases=("set_F",), trec_name="set_F", trec_values=("beta",),
                    ties_average="average"),
+        # the diversity measures (ndeval's, docs/measures.md#diversity-measures): they read subtopic qrels
+        MeasureDef("alpha_nDCG", "alpha_ndcg", "alpha-DCG@k over that of ndeval's greedy ideal ranking",
+                   ("rel", "alpha"), needs=("subtopics",), aliases=("alpha-nDCG",)),
+        MeasureDef("alpha_DCG", "alpha_dcg", "Σ novelty gain / log2(i+1) over the same with every subtopic at every rank",
+                   ("rel", "alpha"), needs=("subtopics",), aliases=("alpha-DCG",)),
+        MeasureDef("ERR_IA", "err_ia", "Σ novelty gain / i over the same with every subtopic at every rank (intent-aware ERR)",
+                   ("rel", "alpha"), needs=("subtopics",), aliases=("ERR-IA",)),
+        MeasureDef("nERR_IA", "nerr_ia", "ERR-IA@k over that of ndeval's greedy ideal ranking",
+                   ("rel", "alpha"), needs=("subtopics",), aliases=("nERR-IA",)),
+        MeasureDef("NRBP", "nrbp", "(1 - (1 - alpha) patience) / subtopics · Σ novelty gain · patience^(i-1)",
+                   ("rel", "alpha", "patience"), cutoff=False, needs=("subtopics", "whole_ranking")),
+        MeasureDef("nNRBP", "nnrbp", "NRBP over that of ndeval's greedy ideal ranking",
+                   ("rel", "alpha", "patience"), cutoff=False, needs=("subtopics", "whole_ranking")),
+        MeasureDef("P_IA", "p_ia", "subtopics covered by each of the top k, summed, / (k · subtopics): intent-aware P@k",
+                   ("rel",), needs=("subtopics",), aliases=("P-IA",)),
+        MeasureDef("AP_IA", "ap_ia", "each subtopic's AP, averaged over the subtopics (ndeval's MAP-IA)", ("rel",),
+                   cutoff=False, needs=("subtopics", "whole_ranking"), aliases=("MAP-IA", "MAP_IA")),
+        MeasureDef("StRecall", "st_recall", "subtopics covered within k / subtopics", ("rel",), needs=("subtopics",),
+                   aliases=("strec", "subtopic_recall")),
     )
 }
 
