@@ -240,10 +240,10 @@ def check_subtopic_qrels(qrels, subtopic_qrels, measures: list[Measure]) -> None
         raise MeasureError(f"{', '.join(diversity)} read subtopic qrels (query_id, subtopic_id, doc_id, relevance; "
                            "TREC: qid subtopic docno rel): pass " + option_hint(
                                "subtopic_qrels=<path or table> (and qrels=None)",
-                               "--subtopic-qrels <file> in place of the qrels"))
+                               "--subtopic-qrels (the QRELS file then holds them)"))
     if subtopic_qrels is not None and qrels is not None:
         raise EvaluationError("subtopic qrels are given in place of the qrels, not beside them: pass " + option_hint(
-            "qrels=None", "'-' as the qrels") + " (the other measures then read each document's highest label over "
+            "qrels=None", "--subtopic-qrels") + " (the other measures then read each document's highest label over "
             "its subtopics), or evaluate the other qrels in a second call")
 
 
