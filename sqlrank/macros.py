@@ -137,6 +137,11 @@ def registry_sql(table_macros: bool = True) -> str:
         tied = sqlgen.call("sqlrank.tied_run_rankings", "qrels_table", "run_table", "missing := missing",
                            "score_precision := score_precision", "ties := ties", "qrels_columns := qrels_columns",
                            "run_columns := run_columns", "depth := depth", "judged_only := judged_only", *negative)
+        if "subtopics" in definition.needs:  # the diversity measures: refused by name in the shell (docs/measures.md)
+            statements.append(f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
+                              f"    SELECT {sqlgen.call('error', sqlgen.literal(_NO_SHELL_SUBTOPICS.format(definition.name)))}"
+                              " AS value;")
+            continue
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
             f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value\n    FROM {rankings}\n"
@@ -159,6 +164,11 @@ def registry_sql(table_macros: bool = True) -> str:
     statements.append(f"CREATE OR REPLACE MACRO sqlrank.measure_aggregate(measure) AS\n"
                       f"    CASE {cases} ELSE 'mean' END;")
     return "\n\n".join(statements) + "\n"
+
+
+_NO_SHELL_SUBTOPICS = ("sqlrank: {} reads subtopic qrels, which the shell's table macros do not take yet; evaluate "
+                       "it with sqlrank.evaluate(None, run, measures, subtopic_qrels=...) or sqlrank eval "
+                       "--subtopic-qrels SUBTOPIC_QRELS RUN")
 
 
 def _average_value(definition, cutoff: str) -> str:
