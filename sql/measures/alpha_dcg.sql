@@ -11,7 +11,7 @@
 --
 -- Example: alpha 0.5, subtopics 1, 2 and 3 covered by a {1, 2}, b {2}, c {3}; ranking a, c, x, b:
 --   gains 2, 1, -, 0.5;  alpha-DCG@4 = (2 + 1/log2 3 + 0.5/log2 5) / (3 + 1.5/log2 3 + 0.75/2 + 0.375/log2 5)
---   = 2.8462 / 4.4828 = 0.634907
+--   = 2.8462 / 4.4828 = 0.634917
 CREATE OR REPLACE MACRO sqlrank.measure_alpha_dcg(ranking, k, rel, alpha) AS
     coalesce(list_sum(list_transform(sqlrank.novelty_gains(ranking, k, rel, alpha),
                                      lambda hit: hit.gain * sqlrank.novelty_discount(hit.rank)))

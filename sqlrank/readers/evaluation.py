@@ -88,10 +88,12 @@ def _load_subtopic_qrels(con, source, columns: dict, own: dict, duplicates: str)
     dropped = resolve_duplicates(con, loaded, "subtopic_qrels", duplicates)
     con.execute(sqlgen.create_temp_table(SUBTOPIC_QRELS_TABLE, sqlgen.select_all(loaded.table)))
     files.check_unchanged(loaded)
+    # a name of its own: QRELS_TABLE's source may be a view left by an evaluation of plain qrels
+    derived = QRELS_TABLE + "_of_subtopics"
     con.execute(sqlgen.create_temp_table(
-        QRELS_TABLE + "_source", f"SELECT query_id, doc_id, max(relevance) AS relevance FROM {SUBTOPIC_QRELS_TABLE} "
-                                 "GROUP BY query_id, doc_id"))
-    loaded.table = QRELS_TABLE + "_source"
+        derived, f"SELECT query_id, doc_id, max(relevance) AS relevance FROM {SUBTOPIC_QRELS_TABLE} "
+                 "GROUP BY query_id, doc_id"))
+    loaded.table = derived
     return loaded, dropped
 
 
