@@ -74,6 +74,7 @@ def evaluate(
     run_format: str | None = None,
     subtopic_qrels=None,
     subtopic_col: str | None = None,
+    subtopic_qrels_columns: dict[str, str] | None = None,
     allow_disjoint: bool = False,
     threads: int | None = None,
     memory_limit: str | None = None,
@@ -129,7 +130,8 @@ def evaluate(
     subtopic_qrels: the diversity measures' judgments (alpha_nDCG, ERR_IA, ...: docs/measures.md#diversity-measures),
         one per (query, subtopic, document), read as the qrels are (TREC `qid subtopic docno rel`, CSV, Parquet,
         frames); given instead of `qrels` (pass qrels=None): the other measures then read each document's highest
-        label over its subtopics. subtopic_col: its subtopic column, when not subtopic_id, subtopic or iteration.
+        label over its subtopics. subtopic_col: its subtopic column, when not subtopic_id, subtopic or iteration;
+        subtopic_qrels_columns: its own column names, as qrels_columns.
     allow_disjoint: evaluate a run that shares no query with the qrels (by default an error: it is
         almost always the wrong file, or ids written otherwise, '301' against 'q301').
     threads, memory_limit, temp_directory: DuckDB settings, for a database made for this call; without
@@ -153,7 +155,8 @@ def evaluate(
     columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col,
                     "subtopic_id": subtopic_col},
                "qrels": column_mapping("qrels", qrels_columns),
-               "run": ({"run_id": run_col} if run_col else {}) | column_mapping("run", run_columns)}
+               "run": ({"run_id": run_col} if run_col else {}) | column_mapping("run", run_columns),
+               "subtopic_qrels": column_mapping("subtopic_qrels", subtopic_qrels_columns)}
     for kind, fmt in (("qrels", qrels_format), ("run", run_format)):
         if fmt is not None:
             columns[kind][FORMAT] = fmt  # the reader to use (readers.registry.load)

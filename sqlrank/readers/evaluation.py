@@ -51,7 +51,7 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
     report = Report(qrels_label=loaded_qrels.label, missing_policy=missing, qrels_duplicates_dropped=dropped_qrels,
                     depth=depth, duplicates_policy=duplicates)
     report.input_notes += loaded_qrels.notes  # e.g. TREC labels cut to integers, as trec_eval does
-    run_columns = {k: v for k, v in columns.items() if k != "relevance"} | own.get("run", {})
+    run_columns = {k: v for k, v in columns.items() if k not in ("relevance", "subtopic_id")} | own.get("run", {})
     run_types = []
     for number, (name, source, explicit) in enumerate(named_runs(run)):
         loaded = load(con, source, f"sqlrank_run_{number}", "run", run_columns)

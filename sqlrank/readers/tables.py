@@ -193,7 +193,10 @@ def missing_columns(label: str, kind: str, missing: list[str], chosen: dict, nam
     cli = at_command_line()
     wanted = ", ".join(f"'{shorten(chosen[canonical] or canonical)}'" for canonical in missing)
     if likely:
-        mapped = (" ".join(f"--{kind}-map {c}={shorten(n)}" for c, n in likely.items()) if cli else
+        # the command line maps the subtopic qrels' columns with the shared options alone (--subtopic-col ...)
+        flag = {c: f"--{_OPTION[c].replace('_', '-')} " if kind == "subtopic_qrels" else f"--{kind}-map {c}="
+                for c in likely}
+        mapped = (" ".join(f"{flag[c]}{shorten(n)}" for c, n in likely.items()) if cli else
                   f"{kind}_columns={{{', '.join(f'{c!r}: {shorten(n)!r}' for c, n in likely.items())}}}")
         unsure = [c for c in missing if c not in likely]
         rest = f", and which column is the {' and the '.join(unsure)}" if unsure else ""

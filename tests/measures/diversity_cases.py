@@ -27,22 +27,30 @@ def frame(rows):
                      zip(("query_id", "subtopic_id", "doc_id", "relevance"), zip(*rows))})
 
 
-# every measure the test files ask of the worked example: evaluated together, once (each evaluation costs)
-WORKED = ("AP_IA", "ERR-IA@1", "ERR-IA@4", "ERR_IA(alpha=1)@4", "NRBP", "NRBP(patience=0.8)", "P-IA",
-          "P-IA@10", "P-IA@4", "StRecall@1", "alpha-DCG@1", "alpha-DCG@4", "alpha-nDCG@1", "alpha-nDCG@4",
-          "alpha_nDCG(alpha=0)@2", "nERR-IA@2", "nERR-IA@4", "nNRBP", "strec@2")
+# the edge cases, each a query of its own beside the worked example's q, evaluated with it:
+#   tie     a {1, 2}, b {3, 4}, c {1, 3} all gain 2 first: ndeval's greedy ideal takes the larger doc_id, c,
+#           then b and a gain 1.5 each: ideal gains 2, 1.5, 1.5 (not the best order, a, b, c: 2, 2, 1)
+#   none    judged, no judgment covers a subtopic; missed: not in the run; graded: a judgment of 2 and one of 1
+EDGE_ROWS = [("tie", "1", "a", 1), ("tie", "2", "a", 1), ("tie", "3", "b", 1), ("tie", "4", "b", 1),
+             ("tie", "1", "c", 1), ("tie", "3", "c", 1),
+             ("none", "1", "a", 0), ("missed", "1", "a", 1), ("graded", "1", "a", 2), ("graded", "2", "b", 1)]
+EDGE_RUN = {"tie": {"a": 3.0, "b": 2.0, "c": 1.0}, "none": {"a": 1.0}, "graded": {"a": 1.0}}
+# every measure the test files ask: evaluated together, once (each evaluation costs)
+ASKED = ("AP_IA", "ERR-IA@1", "ERR-IA@4", "ERR_IA(alpha=1)@4", "NRBP", "NRBP(patience=0.8)", "P-IA",
+         "P-IA@10", "P-IA@4", "StRecall@1", "alpha-DCG@1", "alpha-DCG@4", "alpha-nDCG@1", "alpha-nDCG@3",
+         "alpha-nDCG@4", "alpha-nDCG@10", "alpha_nDCG(alpha=0)@2", "alpha_DCG(rel=2)@1", "nERR-IA@2", "nERR-IA@4",
+         "nERR-IA@5", "nNRBP", "strec@2")
 
 
-def diversity(measure: str, rows=SUBTOPIC_QRELS, run=RUN) -> dict[str, float]:
-    """{query_id: value} of one diversity measure from sqlrank.evaluate over subtopic qrels rows."""
-    if rows is SUBTOPIC_QRELS and run is RUN and measure in WORKED:
-        return _worked()[measure]
-    return _values(sqlrank.evaluate(None, run, [measure], subtopic_qrels=frame(rows)))[measure]
+def diversity(measure: str, query: str = "q") -> float:
+    """The value of one diversity measure (one of ASKED) for one query of the worked example and the edge cases."""
+    return _evaluated()[measure][query]
 
 
 @functools.lru_cache(maxsize=None)
-def _worked() -> dict[str, dict[str, float]]:
-    return _values(sqlrank.evaluate(None, RUN, list(WORKED), subtopic_qrels=frame(SUBTOPIC_QRELS)))
+def _evaluated() -> dict[str, dict[str, float]]:
+    return _values(sqlrank.evaluate(None, {**RUN, **EDGE_RUN}, list(ASKED),
+                                    subtopic_qrels=frame(SUBTOPIC_QRELS + EDGE_ROWS)))
 
 
 def _values(result) -> dict[str, dict[str, float]]:
