@@ -110,3 +110,28 @@ CREATE OR REPLACE MACRO sqlrank.ideal_ideal(ranking, k, rel, alpha, reciprocal) 
     list_sum(list_transform(range(1, coalesce(k, ranking.num_ret) + 1),
         lambda place: sqlrank.intent_count(ranking, rel) * pow(1 - alpha, place - 1)
                       * CASE WHEN reciprocal THEN 1.0 / place ELSE sqlrank.novelty_discount(place) END));
+
+-- The DuckDB shell's door (the diversity measures' table macros, sqlrank/macros.py): subtopic qrels
+-- and a run, each a table or view name (the subtopic qrels with the columns query_id, subtopic_id,
+-- doc_id, relevance; the run as sqlrank.run_rankings reads it), ranked once as the Python door
+-- ranks them, the qrels being each document's highest label over its subtopics
+CREATE OR REPLACE MACRO sqlrank.subtopic_run_rankings(subtopic_table, run_table, depth := NULL, missing := 'zero',
+                                                      score_precision := 'double', ties := 'trec',
+                                                      run_columns := NULL) AS TABLE
+WITH sqlrank_subtopic_input AS MATERIALIZED (
+    SELECT CAST(query_id AS VARCHAR) AS query_id, CAST(subtopic_id AS VARCHAR) AS subtopic_id,
+           CAST(doc_id AS VARCHAR) AS doc_id, CAST(relevance AS DOUBLE) AS relevance
+    FROM query_table(subtopic_table)
+),
+sqlrank_qrels_input AS MATERIALIZED (
+    SELECT query_id, doc_id, max(relevance) AS relevance FROM sqlrank_subtopic_input GROUP BY query_id, doc_id
+),
+sqlrank_run_input AS NOT MATERIALIZED (
+    SELECT * FROM query(sqlrank.run_input_sql(run_table, run_columns, ties := ties))
+),
+sqlrank_judged_ranking AS MATERIALIZED (
+    SELECT * FROM sqlrank.judged_ranking('sqlrank_qrels_input', 'sqlrank_run_input', depth := sqlrank.valid_depth(depth),
+                                         score_precision := score_precision, ties := ties)
+)
+SELECT * FROM sqlrank.subtopic_rankings('sqlrank_qrels_input', 'sqlrank_judged_ranking', 'sqlrank_subtopic_input',
+                                        missing := missing);

@@ -104,3 +104,20 @@ def test_ties_average_and_spark_refuse_them_by_name(paths):
         sqlrank.evaluate(None, paths["run"], ["alpha-nDCG@4"], subtopic_qrels=paths["trec"], ties="average")
     with pytest.raises(MeasureError, match="the diversity measures are not computed on Spark yet"):
         check_options("zero", "error", None, "double", None, "trec", False, (), sqlrank.parse_measures(["NRBP"]))
+
+
+def test_the_shell_macros_give_the_python_numbers(paths):
+    """Each diversity measure's table macro, sqlrank.<macro>(subtopic_qrels, run, ...), as the shell user calls it."""
+    asked = {"alpha_ndcg": "alpha-nDCG@4", "alpha_dcg": "alpha-DCG@4", "err_ia": "ERR-IA@4", "nerr_ia": "nERR-IA@4",
+             "nrbp": "NRBP", "nnrbp": "nNRBP", "p_ia": "P-IA@4", "ap_ia": "AP_IA", "st_recall": "StRecall@1"}
+    python = sqlrank.evaluate(None, paths["run"], list(asked.values()), subtopic_qrels=paths["trec"]).summary
+    with sqlrank.connect() as con:
+        con.register("subtopics", paths["pandas"].rename(columns={"qid": "query_id", "iteration": "subtopic_id",
+                                                                  "docno": "doc_id", "rel": "relevance"}))
+        sqlrank.load_run(con, paths["run"], "run")
+        for macro, measure in asked.items():
+            cutoff = f", k := {measure.split('@')[1]}" if "@" in measure else ""
+            (value,) = con.execute(f"SELECT value FROM sqlrank.{macro}('subtopics', 'run'{cutoff})").fetchone()
+            assert value == pytest.approx(python[measure], abs=1e-12), measure
+        with pytest.raises(duckdb.Error, match="sqlrank: alpha_nDCG: ties := 'average' is not defined yet"):
+            con.execute("SELECT * FROM sqlrank.alpha_ndcg('subtopics', 'run', k := 4, ties := 'average')").fetchall()
