@@ -101,7 +101,7 @@ CREATE OR REPLACE MACRO sqlrank.ideal_novelty_gains(ranking, rel, alpha) AS
                         remaining := candidates)).gains)[1];
 
 -- ndeval's discount of rank i, log(2) / log(i + 1) (1 at rank 1)
-CREATE OR REPLACE MACRO sqlrank.novelty_discount(place) AS log(2.0) / log(place + 1.0);
+CREATE OR REPLACE MACRO sqlrank.novelty_discount(place) AS log(2.0) / NULLIF(log(place + 1.0), 0);
 
 -- the normaliser of alpha-DCG@k and ERR-IA@k ("ideal ideal", collection independent): every one of the
 -- m subtopics covered by each of the first k documents, Σ_{i<=k} m (1 - alpha)^(i-1) · discount(i),
@@ -109,7 +109,7 @@ CREATE OR REPLACE MACRO sqlrank.novelty_discount(place) AS log(2.0) / log(place 
 CREATE OR REPLACE MACRO sqlrank.ideal_ideal(ranking, k, rel, alpha, reciprocal) AS
     list_sum(list_transform(range(1, coalesce(k, ranking.num_ret) + 1),
         lambda place: sqlrank.intent_count(ranking, rel) * pow(1 - alpha, place - 1)
-                      * CASE WHEN reciprocal THEN 1.0 / place ELSE sqlrank.novelty_discount(place) END));
+                      * CASE WHEN reciprocal THEN 1.0 / NULLIF(place, 0) ELSE sqlrank.novelty_discount(place) END));
 
 -- The DuckDB shell's door (the diversity measures' table macros, sqlrank/macros.py): subtopic qrels
 -- and a run, each a table or view name (the subtopic qrels with the columns query_id, subtopic_id,

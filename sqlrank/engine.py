@@ -240,8 +240,8 @@ def check_subtopic_qrels(qrels, subtopic_qrels, measures: list[Measure]) -> None
     """The diversity measures read subtopic qrels, given in place of the qrels; the same on every door."""
     diversity = [str(m) for m in measures if "subtopics" in m.definition.needs]
     if diversity and subtopic_qrels is None:
-        raise MeasureError(f"{', '.join(diversity)} read subtopic qrels (query_id, subtopic_id, doc_id, relevance; "
-                           "TREC: qid subtopic docno rel): pass " + option_hint(
+        raise MeasureError(f"{', '.join(diversity)}: the diversity measures read subtopic qrels (query_id, subtopic_id, "
+                           "doc_id, relevance; TREC: qid subtopic docno rel): pass " + option_hint(
                                "subtopic_qrels=<path or table> (and qrels=None)",
                                "--subtopic-qrels (the QRELS file then holds them)"))
     if subtopic_qrels is not None and qrels is not None:

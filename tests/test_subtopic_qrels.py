@@ -87,7 +87,7 @@ def test_bad_lines_and_duplicates_are_refused_by_where_they_are(tmp_path, paths)
 
 
 def test_a_diversity_measure_without_subtopic_qrels_and_both_kinds_together_are_refused(paths):
-    with pytest.raises(MeasureError, match=r"alpha_nDCG@4 read subtopic qrels .* pass subtopic_qrels=<path or table> "
+    with pytest.raises(MeasureError, match=r"alpha_nDCG@4: the diversity measures read subtopic qrels .* pass subtopic_qrels=<path or table> "
                                            r"\(and qrels=None\)"):
         sqlrank.evaluate({"q": {"a": 1}}, paths["run"], ["alpha-nDCG@4"])
     with pytest.raises(EvaluationError, match="subtopic qrels are given in place of the qrels, not beside them"):

@@ -13,7 +13,7 @@ CREATE OR REPLACE MACRO sqlrank.measure_ap_ia(ranking, k, rel) AS
         coalesce(list_sum(list_transform(
             list_distinct(flatten(list_transform(ranking.intents.judged, lambda judged: sqlrank.covered(judged.judgments, rel)))),
             lambda subtopic: list_sum(list_transform(list_filter(covering, lambda doc: list_contains(doc.subtopics, subtopic)),
-                                                     lambda doc, found: CAST(found AS DOUBLE) / doc.rank))
-                             / len(list_filter(ranking.intents.judged,
-                                               lambda judged: list_contains(sqlrank.covered(judged.judgments, rel), subtopic)))))
+                                                     lambda doc, found: CAST(found AS DOUBLE) / NULLIF(doc.rank, 0)))
+                             / NULLIF(len(list_filter(ranking.intents.judged,
+                                                      lambda judged: list_contains(sqlrank.covered(judged.judgments, rel), subtopic))), 0)))
                  / NULLIF(sqlrank.intent_count(ranking, rel), 0), 0))[1];

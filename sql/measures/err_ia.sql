@@ -11,5 +11,5 @@
 -- Example: alpha 0.5, a {1, 2}, b {2}, c {3}; ranking a, c, x, b (gains 2, 1, -, 0.5):
 --   ERR-IA@4 = (2 + 1/2 + 0.5/4) / (3 + 1.5/2 + 0.75/3 + 0.375/4) = 2.625 / 4.09375 = 0.641221
 CREATE OR REPLACE MACRO sqlrank.measure_err_ia(ranking, k, rel, alpha) AS
-    coalesce(list_sum(list_transform(sqlrank.novelty_gains(ranking, k, rel, alpha), lambda hit: hit.gain / hit.rank))
+    coalesce(list_sum(list_transform(sqlrank.novelty_gains(ranking, k, rel, alpha), lambda hit: hit.gain / NULLIF(hit.rank, 0)))
              / NULLIF(sqlrank.ideal_ideal(ranking, k, rel, alpha, true), 0), 0);
