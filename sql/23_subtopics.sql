@@ -79,19 +79,21 @@ CREATE OR REPLACE MACRO sqlrank.novelty_gains(ranking, k, rel, alpha) AS
             lambda subtopic: pow(1 - alpha, len(list_filter(list_slice(covering, 1, place - 1),
                                                              lambda above: list_contains(above.subtopics, subtopic)))))))))[1];
 
--- the novelty gains of ndeval's ideal ranking, best first: greedily, the document of the highest gain
--- given those placed above it, the larger doc_id of equal gains (ndeval's idealResult); only the
--- covering documents, as the others add nothing
-CREATE OR REPLACE MACRO sqlrank.ideal_novelty_gains(ranking, rel, alpha) AS
+-- the novelty gains of ndeval's ideal ranking to rank k (NULL: all), best first: greedily, the document
+-- of the highest gain given those placed above it, the larger doc_id of equal gains (ndeval's
+-- idealResult); only the covering documents, as the others add nothing. A cutoff stops the greedy
+-- at k steps: each step costs a pass over the documents left
+CREATE OR REPLACE MACRO sqlrank.ideal_novelty_gains(ranking, k, rel, alpha) AS
     list_transform([list_filter(list_transform(ranking.intents.judged,
                                                lambda judged: struct_pack(doc_id := judged.doc_id,
                                                                           subtopics := sqlrank.covered(judged.judgments, rel))),
                                 lambda candidate: len(candidate.subtopics) > 0)],
-        lambda candidates: list_reduce(range(len(candidates)),
-            lambda state, step: list_transform([list_sort(list_transform(state.remaining,
+        lambda candidates: list_reduce(range(least(len(candidates), coalesce(k, len(candidates)))),
+            -- the largest (gain, doc_id): structs compare field by field
+            lambda state, step: list_transform([list_max(list_transform(state.remaining,
                 lambda candidate: struct_pack(gain := list_sum(list_transform(candidate.subtopics,
                                                   lambda subtopic: pow(1 - alpha, state.counts[subtopic]))),
-                                              doc_id := candidate.doc_id, subtopics := candidate.subtopics)), 'DESC')[1]],
+                                              doc_id := candidate.doc_id, subtopics := candidate.subtopics)))],
                 lambda best: struct_pack(
                     gains := list_append(state.gains, best.gain),
                     counts := list_transform(state.counts, lambda seen, subtopic: seen + CASE WHEN list_contains(best.subtopics, subtopic) THEN 1 ELSE 0 END),
@@ -107,9 +109,10 @@ CREATE OR REPLACE MACRO sqlrank.novelty_discount(place) AS log(2.0) / NULLIF(log
 -- m subtopics covered by each of the first k documents, Σ_{i<=k} m (1 - alpha)^(i-1) · discount(i),
 -- with discount(i) = 1/log2(i+1) (alpha-DCG) or 1/i (ERR-IA); k NULL: the run's depth
 CREATE OR REPLACE MACRO sqlrank.ideal_ideal(ranking, k, rel, alpha, reciprocal) AS
-    list_sum(list_transform(range(1, coalesce(k, ranking.num_ret) + 1),
-        lambda place: sqlrank.intent_count(ranking, rel) * pow(1 - alpha, place - 1)
-                      * CASE WHEN reciprocal THEN 1.0 / NULLIF(place, 0) ELSE sqlrank.novelty_discount(place) END));
+    list_transform([sqlrank.intent_count(ranking, rel)], lambda intents: list_sum(list_transform(
+        range(1, coalesce(k, ranking.num_ret) + 1),
+        lambda place: intents * pow(1 - alpha, place - 1)
+                      * CASE WHEN reciprocal THEN 1.0 / NULLIF(place, 0) ELSE sqlrank.novelty_discount(place) END)))[1];
 
 -- The DuckDB shell's door (the diversity measures' table macros, sqlrank/macros.py): subtopic qrels
 -- and a run, each a table or view name (the subtopic qrels with the columns query_id, subtopic_id,

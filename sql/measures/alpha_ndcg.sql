@@ -13,5 +13,5 @@ CREATE OR REPLACE MACRO sqlrank.measure_alpha_ndcg(ranking, k, rel, alpha) AS
     list_transform([list_sum(list_transform(sqlrank.novelty_gains(ranking, k, rel, alpha),
                                             lambda hit: hit.gain * sqlrank.novelty_discount(hit.rank)))],
         lambda gained: coalesce(CASE WHEN gained > 0 THEN gained / NULLIF(list_sum(list_transform(
-            list_filter(sqlrank.ideal_novelty_gains(ranking, rel, alpha), lambda gain, place: sqlrank.within(place, k)),
+            list_filter(sqlrank.ideal_novelty_gains(ranking, k, rel, alpha), lambda gain, place: sqlrank.within(place, k)),
             lambda gain, place: gain * sqlrank.novelty_discount(place))), 0) END, 0))[1];

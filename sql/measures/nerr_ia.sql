@@ -9,5 +9,5 @@
 CREATE OR REPLACE MACRO sqlrank.measure_nerr_ia(ranking, k, rel, alpha) AS
     list_transform([list_sum(list_transform(sqlrank.novelty_gains(ranking, k, rel, alpha), lambda hit: hit.gain / NULLIF(hit.rank, 0)))],
         lambda gained: coalesce(CASE WHEN gained > 0 THEN gained / NULLIF(list_sum(list_transform(
-            list_filter(sqlrank.ideal_novelty_gains(ranking, rel, alpha), lambda gain, place: sqlrank.within(place, k)),
+            list_filter(sqlrank.ideal_novelty_gains(ranking, k, rel, alpha), lambda gain, place: sqlrank.within(place, k)),
             lambda gain, place: gain / NULLIF(place, 0))), 0) END, 0))[1];

@@ -11,5 +11,5 @@ CREATE OR REPLACE MACRO sqlrank.measure_nnrbp(ranking, k, rel, alpha, patience) 
     list_transform([list_sum(list_transform(sqlrank.novelty_gains(ranking, NULL, rel, alpha),
                                             lambda hit: hit.gain * pow(patience, hit.rank - 1)))],
         lambda gained: coalesce(CASE WHEN gained > 0 THEN gained / NULLIF(list_sum(list_transform(
-            sqlrank.ideal_novelty_gains(ranking, rel, alpha), lambda gain, place: gain * pow(patience, place - 1))), 0)
+            sqlrank.ideal_novelty_gains(ranking, NULL, rel, alpha), lambda gain, place: gain * pow(patience, place - 1))), 0)
             END, 0))[1];
