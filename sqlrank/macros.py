@@ -116,6 +116,7 @@ def registry_sql(table_macros: bool = True) -> str:
       tie groups (sqlrank.tied_run_rankings) and calls the measure's expectation, or stops with an error
       naming a measure that has none (the registry's ties_average); the branch of the other policies
       is empty then, and the other way round, each filtered by a constant;
+    * a diversity measure's table macro takes subtopic qrels as its first table (sqlrank.subtopic_run_rankings);
     * `sqlrank.measure_aggregate(measure)`: how the `all` row summarises a measure named in a
       result table ('mean' or 'sum'), by any of its spellings.
     """
@@ -140,6 +141,9 @@ def registry_sql(table_macros: bool = True) -> str:
         tied = sqlgen.call("sqlrank.tied_run_rankings", "qrels_table", "run_table", "missing := missing",
                            "score_precision := score_precision", "ties := ties", "qrels_columns := qrels_columns",
                            "run_columns := run_columns", "depth := depth", "judged_only := judged_only", *negative)
+        if "subtopics" in definition.needs:  # the diversity measures: qrels_table names subtopic qrels
+            statements.append(_subtopic_macro(definition, signature, value, checks))
+            continue
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
             f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value\n    FROM {rankings}\n"
@@ -162,6 +166,28 @@ def registry_sql(table_macros: bool = True) -> str:
     statements.append(f"CREATE OR REPLACE MACRO sqlrank.measure_aggregate(measure) AS\n"
                       f"    CASE {cases} ELSE 'mean' END;")
     return "\n\n".join(statements) + "\n"
+
+
+def _subtopic_macro(definition, signature: str, value: str, checks: str) -> str:
+    """A diversity measure's table macro: its first table holds subtopic qrels (sqlrank.subtopic_run_rankings);
+    the options it cannot take yet (ties := 'average', judged_only, qrels_columns) refused by name, by a branch
+    that is one row of the error when one is given (as sqlrank.run_rankings stops on a problem)."""
+    refused = [("ties = 'average'", "ties := 'average' is not defined yet for the diversity measures; use another "
+                                    "ties policy"),
+               ("judged_only", "judged_only is not taken yet by the diversity measures in the shell; leave it out"),
+               ("qrels_columns IS NOT NULL", "the subtopic qrels need the columns query_id, subtopic_id, doc_id, "
+                                             "relevance (qrels_columns is not taken yet); rename them in a view")]
+    message = "CASE " + " ".join(f"WHEN {condition} THEN {sqlgen.literal(f'sqlrank: {definition.name}: {reason}')}"
+                                 for condition, reason in refused) + " END"
+    rankings = sqlgen.call("sqlrank.subtopic_run_rankings", "qrels_table", "run_table", "depth := depth",
+                           "missing := missing", "score_precision := score_precision", "ties := ties",
+                           "run_columns := run_columns")
+    return (f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value\n    FROM {rankings}\n"
+            f"    WHERE {checks}\n"
+            f"    UNION ALL BY NAME\n"
+            f"    SELECT error({message}) AS query_id\n"
+            f"    WHERE {' OR '.join(condition for condition, _ in refused)};")
 
 
 def _average_value(definition, cutoff: str) -> str:

@@ -63,6 +63,11 @@ PARAMETERS: dict[str, Parameter] = {
                                      "has no default: give your scale's highest label for graded gains)"),
         Parameter("normalize", "True", ("True", "False"),
                   "Compat: True divides by the ideal ranking's own compatibility (ir_measures' spelling)"),
+        # the diversity measures' (ndeval's -alpha and -beta, with its defaults)
+        Parameter("alpha", 0.5, help="the diversity measures' redundancy penalty: each document above covering a "
+                  "subtopic multiplies that subtopic's gain by 1 - alpha (ndeval -alpha)"),
+        Parameter("patience", 0.5, help="NRBP's chance of reading on from one rank to the next (ndeval -beta, "
+                  "ir_measures' beta)", minimum_exclusive=0),
     )
 }
 
@@ -76,7 +81,8 @@ SPREADS = ("std", "stderr", "median", "std_population")
 #   whole_ranking       every retrieved document, whatever the cutoff (no top-k shortcut)
 #   judged_nonrelevant  the judgments labelled 0 (judged, not relevant)
 #   negative_labels     the judgments with a negative label (in the pool but unjudged: infAP, Judged)
-NEEDS = ("whole_ranking", "judged_nonrelevant", "negative_labels")
+#   subtopics           the subtopic qrels (query_id, subtopic_id, doc_id, relevance): the diversity measures
+NEEDS = ("whole_ranking", "judged_nonrelevant", "negative_labels", "subtopics")
 
 # What a measure is under ties='average', the expectation over the orderings of each tie group
 # (docs/tie-policies.md):
@@ -280,6 +286,25 @@ REGISTRY: dict[str, MeasureDef] = {
                    ("p", "normalize"), cutoff=False, defaults={"p": 0.95}),
         MeasureDef("Accuracy", "accuracy", "(relevant, other) pairs within k ranked relevant first / all such pairs",
                    ("rel",)),
+        # the diversity measures (ndeval's, docs/measures.md#diversity-measures): they read subtopic qrels
+        MeasureDef("alpha_nDCG", "alpha_ndcg", "alpha-DCG@k over that of ndeval's greedy ideal ranking",
+                   ("rel", "alpha"), needs=("subtopics",), aliases=("alpha-nDCG",)),
+        MeasureDef("alpha_DCG", "alpha_dcg", "Σ novelty gain / log2(i+1) over the same with every subtopic at every rank",
+                   ("rel", "alpha"), needs=("subtopics",), aliases=("alpha-DCG",)),
+        MeasureDef("ERR_IA", "err_ia", "Σ novelty gain / i over the same with every subtopic at every rank (intent-aware ERR)",
+                   ("rel", "alpha"), needs=("subtopics",), aliases=("ERR-IA",)),
+        MeasureDef("nERR_IA", "nerr_ia", "ERR-IA@k over that of ndeval's greedy ideal ranking",
+                   ("rel", "alpha"), needs=("subtopics",), aliases=("nERR-IA",)),
+        MeasureDef("NRBP", "nrbp", "(1 - (1 - alpha) patience) / subtopics · Σ novelty gain · patience^(i-1)",
+                   ("rel", "alpha", "patience"), cutoff=False, needs=("subtopics", "whole_ranking")),
+        MeasureDef("nNRBP", "nnrbp", "NRBP over that of ndeval's greedy ideal ranking",
+                   ("rel", "alpha", "patience"), cutoff=False, needs=("subtopics", "whole_ranking")),
+        MeasureDef("P_IA", "p_ia", "subtopics covered by each of the top k, summed, / (k · subtopics): intent-aware P@k",
+                   ("rel",), needs=("subtopics",), aliases=("P-IA",)),
+        MeasureDef("AP_IA", "ap_ia", "each subtopic's AP, averaged over the subtopics (ndeval's MAP-IA)", ("rel",),
+                   cutoff=False, needs=("subtopics", "whole_ranking"), aliases=("MAP-IA", "MAP_IA")),
+        MeasureDef("StRecall", "st_recall", "subtopics covered within k / subtopics", ("rel",), needs=("subtopics",),
+                   aliases=("strec", "subtopic_recall")),
     )
 }
 

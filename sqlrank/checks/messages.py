@@ -39,6 +39,7 @@ MISSING_COLUMN_FIX_SHELL = "map it: {columns_option} := {{'{canonical}': '{name}
 TREC_FIELDS = "{where}: expected {expected} fields ({example}), found {count}: '{line}'{hint}; fix or remove the line"
 TREC_RUN_EXAMPLE = "'301 Q0 FBIS3-10082 1 12.5 myrun' (qid Q0 docno rank score tag)"
 TREC_QRELS_EXAMPLE = "'301 0 FBIS3-10082 1' (qid iter docno relevance)"
+TREC_SUBTOPIC_QRELS_EXAMPLE = "'51 2 clueweb09-en0000-00-00000 1' (qid subtopic docno relevance)"
 TREC_LOOKS_LIKE_QRELS = " (this looks like a qrels line: the qrels come first, then the run)"
 TREC_LOOKS_LIKE_RUN = " (this looks like a run line: the qrels come first, then the run)"
 TREC_NEEDS_HEADER = " (a CSV/TSV file needs a header line such as query_id,doc_id,score)"
