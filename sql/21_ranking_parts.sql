@@ -85,20 +85,19 @@ CREATE OR REPLACE MACRO sqlrank.dcg_of(ranking, k, gain, discount, base) AS
         sqlrank.top_documents(ranking, k),
         lambda d: sqlrank.gain(d.label, kind := gain) * sqlrank.discount(d.rank, kind := discount, base := base))), 0);
 
+-- sqlrank.gain is bound at one place: each copy of it costs DuckDB's planner more than the work of a small run
 CREATE OR REPLACE MACRO sqlrank.ideal_gains(ranking, gain, ideal) AS
-    CASE sqlrank.choice(ideal, ['qrels', 'run'], 'ideal')
-        WHEN 'run' THEN list_reverse_sort(list_transform(ranking.documents, lambda d: sqlrank.gain(d.label, kind := gain)))
+    list_transform(
+        [list_transform(CASE sqlrank.choice(ideal, ['qrels', 'run'], 'ideal')
+                            WHEN 'run' THEN list_transform(ranking.documents, lambda d: d.label)
+                            ELSE list_filter(ranking.labels, lambda label: label > 0 OR (label = 0 AND starts_with(gain, '{'))) END,
+                        lambda label: sqlrank.gain(label, kind := gain))],
         -- labels come highest first, and a higher label never has a smaller gain, except in a gain map,
         -- whose gains may also be 0 or negative, and which may give label 0 a gain (trec_eval's ndcg.0=1):
-        -- trec_eval's ideal ranking holds the positive gains of the labels >= 0
-        ELSE CASE WHEN starts_with(gain, '{')
-                  THEN list_reverse_sort(list_filter(
-                           list_transform(list_filter(ranking.labels, lambda label: label >= 0),
-                                          lambda label: sqlrank.gain(label, kind := gain)),
-                           lambda positive: positive > 0))
-                  ELSE list_transform(list_filter(ranking.labels, lambda label: label > 0),
-                                      lambda label: sqlrank.gain(label, kind := gain)) END
-    END;
+        -- trec_eval's ideal ranking holds the positive gains only
+        lambda gains: CASE WHEN ideal = 'run' THEN list_reverse_sort(gains)
+                           WHEN starts_with(gain, '{') THEN list_reverse_sort(list_filter(gains, lambda positive: positive > 0))
+                           ELSE gains END)[1];
 
 CREATE OR REPLACE MACRO sqlrank.top_gain(ranking, gain) AS
     CASE WHEN starts_with(gain, '{')

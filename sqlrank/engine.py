@@ -5,9 +5,11 @@ and cutoffs:
 
 1. the only statement that reads each run after the input checks:
    ``sqlrank.judged_ranking`` ranks every ranking once (one sort, or a heap
-   for small cutoffs) and keeps the judged documents (plus one row per
+   for small cutoffs; ``sqlrank.judged_full_ranking``, its sort alone, for
+   the default order) and keeps the judged documents (plus one row per
    ranking), stacked for all runs in a small temporary table;
-2. one statement that computes every measure at every cutoff from that table:
+2. one statement that computes every measure at every cutoff from that table
+   (the files of the measures asked for installed first, once a database):
    one ``sqlrank.measure_table_for`` call per distinct parameter set (rel, gain,
    discount, ...), each computing all its cutoffs at once, gathered into one
    row per query, the ``all`` rows by ``sqlrank.summary_value`` (the rule of
@@ -30,11 +32,11 @@ from .checks.gains import exponential_measures, refuse_overflowing_gains
 from .checks.empty_truth import EMPTY_POLICIES, apply_empty_policy, check_empty_policy, score_one
 from .checks.order import check_order
 from .checks.unread import rel_unread_notice
-from .errors import EvaluationError, MeasureError, SqlrankError, first_line, out_of_memory, shorten
+from .errors import EvaluationError, MeasureError, SqlrankError, first_line, option_hint, out_of_memory, shorten
 from .limits import MAX_DEPTH, whole_number
-from .macros import connect, library_connection, ready_to_evaluate
+from .macros import connect, install_measures, library_connection, ready_to_evaluate
 from .measures import Measure, TextMeasure, parse_labelled
-from .readers import QRELS_TABLE, load_inputs
+from .readers import QRELS_TABLE, SUBTOPIC_QRELS_TABLE, load_inputs
 from .readers.base import FORMAT, INPUT_RANK
 from .readers.files import check_unchanged
 from .registry import PARAMETERS, REGISTRY, SPREADS
@@ -77,6 +79,9 @@ def evaluate(
     run_columns: dict[str, str] | None = None,
     qrels_format: str | None = None,
     run_format: str | None = None,
+    subtopic_qrels=None,
+    subtopic_col: str | None = None,
+    subtopic_qrels_columns: dict[str, str] | None = None,
     allow_disjoint: bool = False,
     threads: int | None = None,
     memory_limit: str | None = None,
@@ -136,6 +141,11 @@ def evaluate(
         run_columns={"query_id": "user", "score": "prediction"}; they win over the shared options.
     qrels_format, run_format: read the files in this format instead of recognising it: "trec", "csv",
         "tsv", "jsonl", "json", "parquet", "feather" or "lz4" (e.g. a headerless TREC file named .tsv).
+    subtopic_qrels: the diversity measures' judgments (alpha_nDCG, ERR_IA, ...: docs/measures.md#diversity-measures),
+        one per (query, subtopic, document), read as the qrels are (TREC `qid subtopic docno rel`, CSV, Parquet,
+        frames); given instead of `qrels` (pass qrels=None): the other measures then read each document's highest
+        label over its subtopics. subtopic_col: its subtopic column, when not subtopic_id, subtopic or iteration;
+        subtopic_qrels_columns: its own column names, as qrels_columns.
     allow_disjoint: evaluate a run that shares no query with the qrels (by default an error: it is
         almost always the wrong file, or ids written otherwise, '301' against 'q301').
     threads, memory_limit, temp_directory: DuckDB settings, for a database made for this call; without
@@ -155,9 +165,12 @@ def evaluate(
     depth, aggregates = check_options([m for m in asked if isinstance(m, Measure)], missing, score_precision, depth,
                                       ties, judged_only, aggregates)
     check_empty_policy(empty, [m for m in asked if isinstance(m, Measure)])
-    columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col},
+    check_subtopic_qrels(qrels, subtopic_qrels, [m for m in asked if isinstance(m, Measure)])
+    columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col,
+                    "subtopic_id": subtopic_col},
                "qrels": column_mapping("qrels", qrels_columns),
-               "run": ({"run_id": run_col} if run_col else {}) | column_mapping("run", run_columns)}
+               "run": ({"run_id": run_col} if run_col else {}) | column_mapping("run", run_columns),
+               "subtopic_qrels": column_mapping("subtopic_qrels", subtopic_qrels_columns)}
     for kind, fmt in (("qrels", qrels_format), ("run", run_format)):
         if fmt is not None:
             columns[kind][FORMAT] = fmt  # the reader to use (readers.registry.load)
@@ -165,7 +178,7 @@ def evaluate(
         columns["run"][INPUT_RANK] = None  # asks the run's reader to keep its order (readers.base.keeps_order)
     zscore_rows = None if zscores is None else read_zscores(zscores)  # a bad file is refused before any input is read
     options = (asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates, columns,
-               allow_disjoint, ties, empty, rel, (zscores, zscore_rows))
+               allow_disjoint, ties, empty, rel, subtopic_qrels, (zscores, zscore_rows))
     unread = rel_unread_notice(labelled, rel)
     if connection is not None:
         with _using(connection):  # first: a second thread is told so before it touches the busy connection
@@ -187,12 +200,13 @@ def _noted(result: Result, notice: str | None) -> Result:
 
 
 def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates,
-              columns, allow_disjoint, ties, empty="zero", rel=None, zscores=(None, None)) -> Result:
+              columns, allow_disjoint, ties, empty="zero", rel=None, subtopic_qrels=None, zscores=(None, None)) -> Result:
     parsed = [m for m in asked if isinstance(m, Measure)]
     text = [m for m in asked if isinstance(m, TextMeasure)]
     report = None
     try:
-        report = load_inputs(con, qrels, run, columns.pop(""), duplicates, missing, depth, own=columns)
+        report = load_inputs(con, qrels, run, columns.pop(""), duplicates, missing, depth, own=columns,
+                             subtopic_qrels=subtopic_qrels)
         apply_empty_policy(con, QRELS_TABLE, report, empty, rel)
         refuse_overflowing_gains(con, QRELS_TABLE, report.qrels_label, exponential_measures(parsed))
         if ties == "input":
@@ -220,6 +234,7 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
         _warn_unjudged(con, report)
         if missing == "error":
             _refuse_missing(report)
+        install_measures(con, {m.definition.macro for m in parsed})
         # the report holds the runs in their final order (_report_coverage): the rows follow it
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), names=labels, ties=ties)).to_arrow_table()
         if empty == "one":
@@ -239,6 +254,20 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
     order = iter(labels)
     return Result(table, parsed, report, text_rows=text_rows, aggregates=spread, names=labels,
                   order=[next(order) if isinstance(m, Measure) else str(m) for m in asked])
+
+
+def check_subtopic_qrels(qrels, subtopic_qrels, measures: list[Measure]) -> None:
+    """The diversity measures read subtopic qrels, given in place of the qrels; the same on every door."""
+    diversity = [str(m) for m in measures if "subtopics" in m.definition.needs]
+    if diversity and subtopic_qrels is None:
+        raise MeasureError(f"{', '.join(diversity)}: the diversity measures read subtopic qrels (query_id, subtopic_id, "
+                           "doc_id, relevance; TREC: qid subtopic docno rel): pass " + option_hint(
+                               "subtopic_qrels=<path or table> (and qrels=None)",
+                               "--subtopic-qrels (the QRELS file then holds them)"))
+    if subtopic_qrels is not None and qrels is not None:
+        raise EvaluationError("subtopic qrels are given in place of the qrels, not beside them: pass " + option_hint(
+            "qrels=None", "--subtopic-qrels") + " (the other measures then read each document's highest label over "
+            "its subtopics), or evaluate the other qrels in a second call")
 
 
 def _spread(con, table, labels: list[str], runs: list[str], aggregates: list[str]):
@@ -375,6 +404,9 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
     """
     source = "sqlrank.tied_rankings" if ties == "average" else "sqlrank.rankings"
     rankings = sqlgen.call(source, sqlgen.literal(qrels), sqlgen.literal(judged), missing=missing)
+    if "subtopics" in _needs(measures):  # the diversity measures' ranking.intents (sql/23_subtopics.sql)
+        rankings = sqlgen.call("sqlrank.subtopic_rankings", sqlgen.literal(qrels), sqlgen.literal(judged),
+                               sqlgen.literal(SUBTOPIC_QRELS_TABLE), missing=missing)
     values = _measure_values(measures, average=ties == "average")
     names = sqlgen.literal(names or [str(m) for m in measures])  # the measure column: the names reported
     aggregates = sqlgen.literal([m.definition.aggregate for m in measures])
@@ -477,7 +509,11 @@ def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision
                                score_precision=score_precision, one_run=run_id is not None, zero_labels=zero_labels,
                                negative_labels=negative_labels, depth=depth)
         else:
-            call = sqlgen.call("sqlrank.judged_ranking", sqlgen.literal(QRELS_TABLE), sqlgen.literal(table),
+            # trec over the whole run (or deeper than the heap's 32) by its plan alone: binding the others costs more
+            # than ranking a small run (sql/11_judged_ranking.sql); judged_ranking picks among its four otherwise
+            whole = ties == "trec" and (depth is None or depth > 32)
+            call = sqlgen.call("sqlrank.judged_full_ranking" if whole else "sqlrank.judged_ranking",
+                               sqlgen.literal(QRELS_TABLE), sqlgen.literal(table),
                                depth=depth, score_precision=score_precision, one_run=run_id is not None,
                                zero_labels=zero_labels, negative_labels=negative_labels, **policy)
         label = "" if run_id is None else f"{sqlgen.literal(run_id)} AS run_id, "

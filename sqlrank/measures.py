@@ -142,7 +142,7 @@ class Measure:
 
     def __str__(self) -> str:
         at = self.definition.at
-        shown = [_shown_parameter(n, v) for n, v in self.params if v != PARAMETERS[n].default and n != at]
+        shown = [_shown_parameter(n, v) for n, v in self.params if v != self.definition.default(n) and n != at]
         text = self.name + (f"({','.join(shown)})" if shown else "")
         if at:
             return text + f"@{self.param(at)}"
@@ -417,9 +417,12 @@ def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, defa
         params[key] = parse_parameter(PARAMETERS[key], value, spelling)
     for key in definition.params:
         if key not in params:
-            params[key] = defaults.get(key, PARAMETERS[key].default)
+            params[key] = defaults.get(key, definition.default(key))
     if definition.at and params[definition.at] is None:
         raise MeasureError(f"{spelling}: {definition.name} needs its {definition.at}, e.g. {definition.name}@0.5")
+    if "max_rel" in params and not 0 <= params["min_rel"] < params["max_rel"]:
+        raise MeasureError(messages.render(messages.GAIN_SCALE, measure=definition.name, low=params["min_rel"],
+                                           high=params["max_rel"]))
     if key_rel := params.get("rel"):
         params["rel"] = int(key_rel) if float(key_rel).is_integer() and abs(key_rel) < 2 ** 53 else key_rel
     k = None
@@ -502,7 +505,7 @@ def describe() -> list[dict]:
         {
             "name": m.name,
             "aliases": spellings(m),
-            "parameters": {p: PARAMETERS[p].default for p in m.params},
+            "parameters": {p: m.default(p) for p in m.params},
             "cutoff": m.cutoff,
             "at": m.at,
             "summary": m.aggregate,
@@ -536,7 +539,7 @@ def trec_name(measure: Measure) -> str:
     definition = measure.definition
     # rel and interpolation are trec_eval's options (-l, its version), not part of its names
     non_default = [n for n, v in measure.params
-                   if v != PARAMETERS[n].default and n not in ("rel", "interpolation", definition.at)]
+                   if v != definition.default(n) and n not in ("rel", "interpolation", definition.at)]
     if non_default:
         return _trec_values_name(measure, non_default) or str(measure)
     if definition.at and definition.trec_family:

@@ -56,6 +56,11 @@ def refuse_trec_eval_flags(given: dict) -> None:
             raise typer.BadParameter(f"{flag} {TREC_EVAL_ONLY[flag]}", param_hint=flag)
 
 
+def judgments(qrels, options: dict) -> dict:
+    """sqlrank.evaluate's judgments from QRELS: the qrels, or with --subtopic-qrels the subtopic qrels in their place."""
+    return {"qrels": None, "subtopic_qrels": qrels} if options.pop("subtopic_qrels") else {"qrels": qrels}
+
+
 def refuse_formats(options: dict, where: str) -> None:
     """--qrels-format / --run-format choose a reader of this machine's: refused where another reads the files."""
     for kind in ("qrels", "run"):

@@ -75,6 +75,9 @@ def eval_command(
                 if zscores is not None:  # the Spark engine does not compute z-scores yet: refused rather than ignored
                     raise typer.BadParameter("z-scores are not computed by --engine spark yet; use --engine duckdb",
                                              param_hint="-Z")
+                if options.pop("subtopic_qrels") or options.pop("subtopic_col"):  # DuckDB only (spark/checks.py)
+                    raise typer.BadParameter("the diversity measures are not computed on Spark yet; use --engine "
+                                             "duckdb", param_hint="--subtopic-qrels")
                 if options.pop("empty") != "zero":  # the Spark engine has no such policy yet: refused rather than ignored
                     raise typer.BadParameter("--empty one|skip|error is not available with --engine spark; use "
                                              "--engine duckdb", param_hint="--empty")
@@ -83,8 +86,8 @@ def eval_command(
                                         threads=settings[0] or 1, memory_limit=settings[1],
                                         temp_directory=settings[2], **options).to_result()
             else:
-                result = sqlrank.evaluate(qrels, named_runs, arguments.measure_list(measure), connection=con,
-                                          zscores=zscores, **options)
+                result = sqlrank.evaluate(**arguments.judgments(qrels, options), run=named_runs, measures=arguments.measure_list(measure),
+                                          connection=con, zscores=zscores, **options)
         terminal.show_notices(result)
         if no_summary:
             result = result.without_summary()

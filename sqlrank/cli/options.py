@@ -129,6 +129,13 @@ EVALUATION_OPTIONS: dict[str, tuple] = {
         "--run-format", case_sensitive=False, show_default=False,
         help="read the run files as this format, whatever their names [default: from their bytes, names and "
              "first lines]")], None),
+    "subtopic_qrels": (Annotated[bool, typer.Option(
+        "--subtopic-qrels", help="QRELS holds subtopic qrels (qid subtopic docno rel, ndeval's), which the diversity "
+                                 "measures read (alpha-nDCG@20, ERR-IA@20, ...); the others read each document's "
+                                 "highest label")], False),
+    "subtopic_col": (Annotated[Optional[str], typer.Option(
+        "--subtopic-col", metavar="NAME", help="subtopic qrels column of the subtopics [default: subtopic_id, "
+                                               "subtopic, iteration, ...]")], None),
     "threads": (ThreadsOption, None),
     "memory_limit": (MemoryOption, None),
     "temp_directory": (TempOption, None),
