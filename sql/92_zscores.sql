@@ -17,7 +17,7 @@ CREATE OR REPLACE MACRO sqlrank.zscore_term(value, aggregate) AS
 CREATE OR REPLACE MACRO sqlrank.zscore(term, mean, stddev) AS
     CASE
         WHEN mean IS NULL THEN -1000000.0
-        WHEN stddev <> 0 THEN (term - mean) / stddev
+        WHEN stddev <> 0 THEN (term - mean) / NULLIF(stddev, 0)
         WHEN term = mean THEN 0.0
         ELSE -1000000.0
     END;
