@@ -361,6 +361,12 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
     values = _measure_values(measures, average=ties == "average")
     names = sqlgen.literal(names or [str(m) for m in measures])  # the measure column: the names reported
     aggregates = sqlgen.literal([m.definition.aggregate for m in measures])
+    # a weighted mean (GAUC) weighs each query: a second list beside the values; the others count each query once
+    weighted = any(m.definition.aggregate == "weighted" for m in measures)
+    weights = f",\n           {measure_weights(measures)} AS measure_weights" if weighted else ""
+    term, count = (("sqlrank.aggregate_term(value, aggregate) * weight", "sum(weight)") if weighted
+                   else ("sqlrank.aggregate_term(value, aggregate)", "count(*)"))
+    weight_column = ", unnest(measure_weights) AS weight" if weighted else ""
     given = ""
     if run_order and len(run_order) > 1:  # one run: nothing to order
         given = f"list_position({sqlgen.literal(list(run_order))}, run_id), "
@@ -368,17 +374,18 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
         "WITH\n"
         "per_query AS MATERIALIZED (\n"
         "    SELECT run_id, query_id, row_number() OVER (PARTITION BY run_id ORDER BY query_id) AS query_order,\n"
-        f"           {values} AS measure_values\n"
+        f"           {values} AS measure_values{weights}\n"
         f"    FROM {rankings}\n"
         "),\n"
         "means AS (\n"
         "    SELECT run_id, list(value ORDER BY ordinal) AS measure_values\n"
         "    FROM (\n"
         "        SELECT run_id, ordinal,\n"
-        "               sqlrank.summarize(sum(sqlrank.aggregate_term(value, aggregate) ORDER BY query_order), count(*),\n"
+        f"               sqlrank.summarize(sum({term} ORDER BY query_order), {count},\n"
         "                                 any_value(aggregate)) AS value\n"
         f"        FROM (SELECT run_id, query_order, unnest({aggregates}) AS aggregate,\n"
-        "                     unnest(measure_values) AS value, generate_subscripts(measure_values, 1) AS ordinal\n"
+        f"                     unnest(measure_values) AS value{weight_column}, "
+        "generate_subscripts(measure_values, 1) AS ordinal\n"
         "              FROM per_query)\n"
         "        GROUP BY run_id, ordinal\n"
         "    )\n"
@@ -393,6 +400,25 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
         f"    ORDER BY {given}run_id, query_order NULLS LAST\n"
         ")"
     )
+
+
+def weights_sql(measures: list[Measure], missing: str = "zero", judged: str = JUDGED_TABLE,
+                qrels: str = QRELS_TABLE) -> str:
+    """(run_id, query_id, measure, weight) of the measures with a weighted mean, from the judged table: what a
+    Spark bucket sends beside its values so that the driver can weigh them (sqlrank/spark/result.py)."""
+    weighted = [m for m in measures if m.definition.aggregate == "weighted"]
+    rankings = sqlgen.call("sqlrank.rankings", sqlgen.literal(qrels), sqlgen.literal(judged), missing=missing)
+    return (f"SELECT run_id, query_id, unnest({sqlgen.literal([str(m) for m in weighted])}) AS measure, "
+            f"unnest({measure_weights(weighted)}) AS weight FROM {rankings}")
+
+
+def measure_weights(measures: list[Measure]) -> str:
+    """One list of every measure's weight for a query's `ranking` in the `all` row: its weight macro
+    (`sqlrank.weight_gauc(ranking, NULL, 1)`) for a measure with a weighted mean, else 1."""
+    return "[" + ", ".join(
+        sqlgen.call(f"sqlrank.weight_{m.definition.macro}", "ranking", sqlgen.literal(m.k),
+                    *[sqlgen.literal(m.param(name)) for name in m.definition.params])
+        if m.definition.aggregate == "weighted" else "1.0" for m in measures) + "]"
 
 
 # Past this many measure/cutoff pairs a statement of one call each takes DuckDB longer to plan than

@@ -137,9 +137,13 @@ def registry_sql(table_macros: bool = True) -> str:
         tied = sqlgen.call("sqlrank.tied_run_rankings", "qrels_table", "run_table", "missing := missing",
                            "score_precision := score_precision", "ties := ties", "qrels_columns := qrels_columns",
                            "run_columns := run_columns", "depth := depth", "judged_only := judged_only", *negative)
+        # a weighted mean's weights go beside the values, for sqlrank.summary's `all` row (sql/90_summary.sql)
+        weight = "" if definition.aggregate != "weighted" else ", " + sqlgen.call(
+            f"sqlrank.weight_{definition.macro}", "ranking", cutoff,
+            *(_argument(parameter) for parameter in definition.params)) + " AS weight"
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
-            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value\n    FROM {rankings}\n"
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value{weight}\n    FROM {rankings}\n"
             f"    WHERE {checks}\n"
             f"    UNION ALL BY NAME\n"
             f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {_average_value(definition, cutoff)} AS value\n"

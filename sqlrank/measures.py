@@ -483,7 +483,7 @@ def describe() -> list[dict]:
     """One row per measure, in registry order: what `sqlrank measures` prints and the README table shows.
 
     Keys: name, aliases, parameters ({name: default}), cutoff (takes @k), at (the parameter a real @x
-    sets, or None), summary ("mean", "sum" or "gm" in the `all` row), definition, macro (the DuckDB table macro).
+    sets, or None), summary ("mean", "sum", "gm" or "weighted" in the `all` row), definition, macro (the DuckDB table macro).
     """
     return [
         {

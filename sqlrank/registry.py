@@ -55,7 +55,9 @@ PARAMETERS: dict[str, Parameter] = {
 
 # How the `all` row summarises a measure over the evaluated queries.
 #   gm: the geometric mean of the values floored at 1e-5 (trec_eval's gm_map, gm_bpref)
-AGGREGATES = ("mean", "sum", "gm")
+#   weighted: the mean weighted by sqlrank.weight_<macro>(ranking, k, <parameters>), defined in the measure's
+#             own file (RecBole's GAUC weights each user by their positives); 0 when every weight is 0
+AGGREGATES = ("mean", "sum", "gm", "weighted")
 # what else an evaluation gives over the queries on request, for every measure (sql/91_spread.sql)
 SPREADS = ("std", "stderr", "median", "std_population")
 
@@ -237,6 +239,10 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the retrieved set, or of P@k and R@k",
                    ("rel", "beta"), aliases=("set_F",), trec_name="set_F", trec_values=("beta",),
                    ties_average="average"),
+        # issue 37, beyond accuracy
+        MeasureDef("GAUC", "gauc", "per user, the AUC of relevant against every other ranked item; the `all` row "
+                   "weights each user by their relevant items (RecBole's GAUC)", ("rel",), cutoff=False,
+                   aggregate="weighted", needs=("whole_ranking",), aliases=("gauc",)),
     )
 }
 

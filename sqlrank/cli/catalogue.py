@@ -21,7 +21,8 @@ def measures_command() -> None:
     lines = []
     for row in sqlrank.describe_measures():
         name = row["name"] + ("[@k]" if row["cutoff"] else f"@{row['at']}" if row["at"] else "")
-        summed = "; summed, not averaged, in the 'all' row" if row["summary"] == "sum" else ""
+        summed = {"sum": "; summed, not averaged, in the 'all' row",
+                  "weighted": "; the 'all' row weighs each query (user) as the definition says"}.get(row["summary"], "")
         lines.append(f"{name:<13}  {row['definition']}{summed}")  # a name past the column still gets its gap
         if row["aliases"]:
             lines.append(f"{'':<15}also: {', '.join(row['aliases'])}")
