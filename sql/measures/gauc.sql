@@ -16,7 +16,7 @@
 --   AUC = (2·4 - 1 - 4) / (2·2) = 3/4 (a over b, d; c over d), weight 2
 CREATE OR REPLACE MACRO sqlrank.measure_gauc(ranking, k, rel) AS
     list_transform([sqlrank.relevant_ranks(ranking, NULL, rel)], lambda ranks:
-        coalesce((len(ranks) * ranking.num_ret - len(ranks) * (len(ranks) - 1) / 2 - coalesce(list_sum(ranks), 0))
+        coalesce((len(ranks) * ranking.num_ret - len(ranks) * (len(ranks) - 1) * 0.5 - coalesce(list_sum(ranks), 0))
                  / NULLIF(CAST(len(ranks) * (ranking.num_ret - len(ranks)) AS DOUBLE), 0), 0.0))[1];
 
 CREATE OR REPLACE MACRO sqlrank.weight_gauc(ranking, k, rel) AS
