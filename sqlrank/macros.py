@@ -146,7 +146,7 @@ def registry_sql(table_macros: bool = True) -> str:
             f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value{weight}\n    FROM {rankings}\n"
             f"    WHERE {checks}\n"
             f"    UNION ALL BY NAME\n"
-            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {_average_value(definition, cutoff)} AS value\n"
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {_average_value(definition, cutoff)} AS value{weight}\n"
             f"    FROM {tied}\n"
             f"    WHERE {checks}\n"
             f"      AND (depth IS NULL OR {_average_depth(definition)})\n"

@@ -242,7 +242,7 @@ REGISTRY: dict[str, MeasureDef] = {
         # issue 37, beyond accuracy
         MeasureDef("GAUC", "gauc", "per user, the AUC of relevant against every other ranked item; the `all` row "
                    "weights each user by their relevant items (RecBole's GAUC)", ("rel",), cutoff=False,
-                   aggregate="weighted", needs=("whole_ranking",)),
+                   aggregate="weighted", needs=("whole_ranking",), ties_average="average", ties_average_depth=False),
     )
 }
 

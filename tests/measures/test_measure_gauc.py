@@ -43,8 +43,10 @@ def recbole_gauc(scores: list[np.ndarray], positives: list[np.ndarray]) -> tuple
     """Per user the AUC (0 for a user left out), and RecBole's GAUC over the users."""
     pos_rank_sum, user_len, pos_len = [], [], []
     for user_scores, user_positives in zip(scores, positives):
-        descending_rank = np.empty(len(user_scores))
-        descending_rank[np.argsort(-user_scores, kind="stable")] = np.arange(1, len(user_scores) + 1)
+        # RecBole's mean rank from the top: tied items share the mean of their places
+        above = (user_scores[None, :] > user_scores[:, None]).sum(axis=1)
+        tied = (user_scores[None, :] == user_scores[:, None]).sum(axis=1)
+        descending_rank = above + (tied + 1) / 2
         pos_rank_sum.append(descending_rank[user_positives == 1].sum())
         user_len.append(len(user_scores))
         pos_len.append(user_positives.sum())
@@ -56,17 +58,20 @@ def recbole_gauc(scores: list[np.ndarray], positives: list[np.ndarray]) -> tuple
     return list(user_auc), float((user_auc[kept] * pos_len[kept]).sum() / pos_len[kept].sum())
 
 
-def test_equal_to_recbole_gauc_on_random_cases():
-    """12 random cases of 10 users scoring 1-20 items each (distinct scores), the truth listing only the positives
-    (implicit feedback, as RecBole's test set): some users have no positive, some nothing else. Each case is a run
-    of its own users, all evaluated at once (missing='skip'), and its `all` row is that case's GAUC."""
+@pytest.mark.parametrize("ties", ["trec", "average"])
+def test_equal_to_recbole_gauc_on_random_cases(ties):
+    """12 random cases of 10 users scoring 1-20 items each, the truth listing only the positives (implicit
+    feedback, as RecBole's test set): some users have no positive, some nothing else. Each case is a run of its
+    own users, all evaluated at once (missing='skip'), and its `all` row is that case's GAUC. Distinct scores
+    under ties='trec'; scores of a few values under ties='average', RecBole's mean ranks."""
     qrels, runs, expected_users, expected_all = {}, {}, {}, {}
     for seed in range(12):
         generator = np.random.default_rng(seed)
         run, scores, positives = {}, [], []
         for user in range(10):
             name, items = f"c{seed:02d}u{user}", int(generator.integers(1, 21))
-            user_scores = generator.permutation(items) + generator.random(items) / 2
+            user_scores = (generator.permutation(items) + generator.random(items) / 2 if ties == "trec"
+                           else generator.integers(0, 4, items).astype(float))
             user_positives = (generator.random(items) < generator.random()).astype(int)
             # a user with no positive has a judged 0, so that the user is evaluated
             qrels[name] = {f"i{i}": 1 for i in np.flatnonzero(user_positives)} or {"i0": 0}
@@ -77,7 +82,7 @@ def test_equal_to_recbole_gauc_on_random_cases():
         per_user, expected_all[f"case{seed:02d}"] = recbole_gauc(scores, positives)
         expected_users.update({(f"case{seed:02d}", name): value for name, value in zip(run, per_user)})
     assert sum(np.isnan(value) for value in expected_all.values()) == 0
-    result = sqlrank.evaluate(qrels, runs, ["GAUC"], missing="skip").to_arrow().to_pylist()
+    result = sqlrank.evaluate(qrels, runs, ["GAUC"], missing="skip", ties=ties).to_arrow().to_pylist()
     users = {(row["run_id"], row["query_id"]): row["value"] for row in result if row["query_id"] != "all"}
     assert users == pytest.approx(expected_users, abs=1e-12)
     means = {row["run_id"]: row["value"] for row in result if row["query_id"] == "all"}
@@ -93,6 +98,6 @@ def test_equal_to_recbole_gauc_on_random_cases():
                                         "score": [score for run in runs.values() for items in run.values()
                                                   for score in items.values()]}), "run")
         con.execute("CREATE TABLE per_user AS SELECT 'GAUC' AS measure, * FROM sqlrank.gauc('qrels', 'run', "
-                    "missing := 'skip')")
+                    f"missing := 'skip', ties := '{ties}')")
         shell = dict(con.execute("SELECT run_id, value FROM sqlrank.summary('per_user')").fetchall())
     assert shell == pytest.approx(expected_all, abs=1e-12)
