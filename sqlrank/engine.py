@@ -33,6 +33,8 @@ from .checks.unread import rel_unread_notice
 from .errors import EvaluationError, MeasureError, SqlrankError, first_line, out_of_memory, shorten
 from .limits import MAX_DEPTH, whole_number
 from .macros import connect, library_connection, ready_to_evaluate
+from . import lists as lists_module
+from .lists import ListMeasure, check_list_inputs, load_list_inputs, make_lists
 from .measures import Measure, TextMeasure, parse_labelled
 from .readers import QRELS_TABLE, load_inputs
 from .readers.base import FORMAT, INPUT_RANK
@@ -77,6 +79,8 @@ def evaluate(
     memory_limit: str | None = None,
     temp_directory: str | None = None,
     connection: duckdb.DuckDBPyConnection | None = None,
+    train=None,
+    items=None,
 ) -> Result:
     """Evaluate one or more runs against relevance judgments.
 
@@ -129,6 +133,11 @@ def evaluate(
     threads, memory_limit, temp_directory: DuckDB settings, for a database made for this call; without
         them the call works in the process's own database, whose macros were installed once
         (docs/performance.md, "Everyday sizes").
+    train: the training interactions (user, item), one row each, in any form `qrels` takes: what the list
+        measures of popularity read (Novelty, ARP, APLT), and their catalogue when `items` is not given
+        (docs/recommenders.md).
+    items: the catalogue (CatalogCoverage, Gini): a list of item ids, a DataFrame, Arrow table or CSV/Parquet
+        path with an item_id (or doc_id) column.
     connection: evaluate in this DuckDB connection instead (the macros are
         installed into it once, and again only if another sqlrank version put
         its own there; its temporary tables sqlrank_* are replaced).
@@ -143,6 +152,7 @@ def evaluate(
     depth, aggregates = check_options([m for m in asked if isinstance(m, Measure)], missing, score_precision, depth,
                                       ties, judged_only, aggregates)
     check_empty_policy(empty, [m for m in asked if isinstance(m, Measure)])
+    check_list_inputs([m for m in asked if isinstance(m, ListMeasure)], train, items)
     columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col},
                "qrels": column_mapping("qrels", qrels_columns),
                "run": ({"run_id": run_col} if run_col else {}) | column_mapping("run", run_columns)}
@@ -151,9 +161,10 @@ def evaluate(
             columns[kind][FORMAT] = fmt  # the reader to use (readers.registry.load)
     if ties == "input":
         columns["run"][INPUT_RANK] = None  # asks the run's reader to keep its order (readers.base.keeps_order)
+    list_labels = [label if names == "asked" else str(m) for label, m in labelled if isinstance(m, ListMeasure)]
     options = (asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates, columns,
-               allow_disjoint, ties, empty, rel)
-    unread = rel_unread_notice(labelled, rel)
+               allow_disjoint, ties, empty, rel, (train, items, list_labels))
+    unread = rel_unread_notice([(label, m) for label, m in labelled if not isinstance(m, ListMeasure)], rel)
     if connection is not None:
         with _using(connection):  # first: a second thread is told so before it touches the busy connection
             _check_connection(connection)
@@ -174,12 +185,15 @@ def _noted(result: Result, notice: str | None) -> Result:
 
 
 def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates,
-              columns, allow_disjoint, ties, empty="zero", rel=None) -> Result:
+              columns, allow_disjoint, ties, empty="zero", rel=None, list_inputs=(None, None, [])) -> Result:
     parsed = [m for m in asked if isinstance(m, Measure)]
     text = [m for m in asked if isinstance(m, TextMeasure)]
+    lists = [m for m in asked if isinstance(m, ListMeasure)]
+    train, items, list_labels = list_inputs
     report = None
     try:
-        report = load_inputs(con, qrels, run, columns.pop(""), duplicates, missing, depth, own=columns)
+        shared = columns.pop("")
+        report = load_inputs(con, qrels, run, shared, duplicates, missing, depth, own=columns)
         apply_empty_policy(con, QRELS_TABLE, report, empty, rel)
         refuse_overflowing_gains(con, QRELS_TABLE, report.qrels_label, exponential_measures(parsed))
         if ties == "input":
@@ -209,6 +223,12 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
             _refuse_missing(report)
         # the report holds the runs in their final order (_report_coverage): the rows follow it
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), names=labels, ties=ties)).to_arrow_table()
+        if lists:
+            # the training interactions name their user and item columns as the truth does
+            ids = {name: column for name, column in (shared | columns["qrels"]).items()
+                   if column and name in ("query_id", "doc_id")}
+            table = _with_list_rows(con, table, lists, list_labels, report, missing, train, items, ids,
+                                    _asked_order(asked, labels, list_labels))
         if empty == "one":
             table = score_one(con, table)
         text_rows = _text_rows(con, text, report, missing)
@@ -219,9 +239,37 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
         if report is not None:  # a file rewritten while DuckDB read it fails in its own words: say why
             _refuse_changed_runs(report)
         raise out_of_memory(error, con) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
-    order = iter(labels)
-    return Result(table, parsed, report, text_rows=text_rows, aggregates=spread, names=labels,
-                  order=[next(order) if isinstance(m, Measure) else str(m) for m in asked])
+    numeric = [m for m in asked if not isinstance(m, TextMeasure)]  # the measures and list measures, as asked
+    names = _asked_order(asked, labels, list_labels)
+    order = iter(names)
+    return Result(table, numeric, report, text_rows=text_rows, aggregates=spread, names=names,
+                  order=[str(m) if isinstance(m, TextMeasure) else next(order) for m in asked])
+
+
+def _asked_order(asked: list, labels: list[str], list_labels: list[str]) -> list[str]:
+    """The names of the measures and the list measures together, in the order asked."""
+    measures, listed = iter(labels), iter(list_labels)
+    return [next(listed) if isinstance(m, ListMeasure) else next(measures) for m in asked
+            if not isinstance(m, TextMeasure)]
+
+
+def _with_list_rows(con, table, lists: list[ListMeasure], list_labels: list[str], report: Report, missing: str,
+                    train, items, columns, names: list[str]):
+    """The result's rows with the list measures' (sqlrank/lists.py) among them, in the result's order: run by
+    run, each user's rows by query_id, then the `all` rows; each row's measures in the order asked."""
+    load_list_inputs(con, train, items, columns)
+    rankings = sqlgen.call("sqlrank.rankings", sqlgen.literal(QRELS_TABLE), sqlgen.literal(JUDGED_TABLE),
+                           missing=missing)
+    make_lists(con, report.run_tables, rankings, lists)
+    con.register("sqlrank_result_rows", table)
+    try:
+        return con.sql(
+            f"SELECT run_id, query_id, measure, value FROM (SELECT * FROM sqlrank_result_rows UNION ALL "
+            f"{lists_module.list_rows_sql(lists, list_labels)})\n"
+            f"ORDER BY list_position({sqlgen.literal(list(report.runs))}, run_id), query_id = 'all', query_id, "
+            f"list_position({sqlgen.literal(names)}, measure)").to_arrow_table()
+    finally:
+        con.unregister("sqlrank_result_rows")
 
 
 def _spread(con, table, labels: list[str], runs: list[str], aggregates: list[str]):

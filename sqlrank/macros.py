@@ -11,7 +11,8 @@ the macro is created, so the library is loaded in this order:
    inputs and parameters);
    then `sql/10_*.sql` .. `sql/49_*.sql`: the one ranking pass and the ranking
    struct every measure reads;
-2. `sql/measures/*.sql`: one scalar macro per measure, `sqlrank.measure_<name>`;
+2. `sql/measures/*.sql`: one scalar macro per measure, `sqlrank.measure_<name>`; `sql/lists/*.sql`: one
+   table macro per list measure (beyond accuracy), `sqlrank.list_<name>` (sqlrank/lists.py);
 3. the macros made from the registry (`registry_sql()`): the DuckDB shell's
    table macro of each measure and `sqlrank.measure_aggregate`;
 4. `sql/50_*.sql` .. `sql/99_*.sql`: what reads results (the `all` rows, ...).
@@ -47,6 +48,7 @@ def sql_files() -> list[Path]:
     folder = sql_dir()
     return (sorted(p for p in folder.glob("*.sql") if p.name < "50")
             + sorted((folder / "measures").glob("*.sql"))
+            + sorted((folder / "lists").glob("*.sql"))
             + sorted(p for p in folder.glob("*.sql") if p.name >= "50"))
 
 

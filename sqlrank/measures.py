@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from .checks import messages
 from .errors import MeasureError
+from .lists import parse_list_measure
 from .registry import NAMED_SETS, PARAMETERS, RANX_SPELLINGS, REGISTRY, MeasureDef, Parameter
 
 
@@ -200,6 +201,8 @@ def parse(text: str, *, rel: float | None = None) -> list[Measure | TextMeasure]
         raise MeasureError("empty measure name; " + _known_names_hint())
     if spelling in NAMED_SETS:
         return [measure for name in NAMED_SETS[spelling] for measure in parse(name, rel=rel)]
+    if (listed := parse_list_measure(spelling)) is not None:  # a measure of the lists themselves (lists.py)
+        return [listed]
     if spelling == "runid":
         return [TextMeasure("runid")]
     if relstring := _RELSTRING_FORM.match(spelling):
@@ -378,7 +381,7 @@ def parse_labelled(texts, *, rel: float | None = None, text_lines: bool = False)
             if label in {taken for taken, _ in seen.values()}:
                 label = str(measure)
             seen.setdefault(str(measure), (label, measure))
-    if seen and not any(isinstance(measure, Measure) for _, measure in seen.values()):
+    if seen and all(isinstance(measure, TextMeasure) for _, measure in seen.values()):
         raise MeasureError("runid and relstring are text lines printed beside measures in the trec layout; "
                            "name a measure too, e.g. -m map")
     if not seen:

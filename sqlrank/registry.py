@@ -269,3 +269,63 @@ NAMED_SETS: dict[str, tuple[str, ...]] = {
                  "ndcg_cut", "map_cut", "relative_P", "success.1,5,10", "set_P", "set_relative_P", "set_recall",
                  "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj"),
 }
+
+
+# ---------------------------------------------------------------- issue 37: the list measures (beyond accuracy)
+# Measures of the recommended lists themselves, not of their relevance: each is read from every evaluated user's
+# top k items and an input beside the truth and the run (LIST_INPUTS), by one table macro,
+# sql/lists/<macro>.sql's sqlrank.list_<macro>(users, lists, train, catalogue, k, tail) (docs/recommenders.md).
+# A whole-run measure (coverage, Gini, personalization) has its `all` row alone.
+
+LIST_INPUTS = {
+    "train": "the training interactions (user, item), one row each: item popularity, and the catalogue without items",
+    "items": "the catalogue, one item per row (an item_id or doc_id column); without it, the training items",
+}
+
+
+@dataclass(frozen=True)
+class ListMeasureDef:
+    name: str
+    macro: str  # sql/lists/<macro>.sql defines sqlrank.list_<macro>
+    definition: str  # one line, for `sqlrank measures`
+    inputs: tuple[str, ...]  # keys of LIST_INPUTS it reads; ("train", "items"): either one (the catalogue)
+    whole_run: bool = False  # only an `all` row
+    aliases: tuple[str, ...] = ()
+    better: str = "higher"
+    params: tuple[str, ...] = ()  # keys of LIST_PARAMETERS
+    # what the rest of sqlrank reads of a measure (result layouts, plots): a list measure has a cutoff and a mean
+    cutoff: bool = True
+    aggregate: str = "mean"
+    trec_name: None = None
+    trec_family: None = None
+    at: None = None
+
+
+LIST_PARAMETERS: dict[str, Parameter] = {
+    "tail": Parameter("tail", 0.1, help="APLT's long tail: below 1 the share of the training items with the fewest "
+                                        "interactions (at least one item), from 1 on the most interactions a tail "
+                                        "item has (RecBole's tail_ratio)", minimum_exclusive=0),
+}
+
+LIST_MEASURES: dict[str, ListMeasureDef] = {
+    m.name: m
+    for m in (
+        ListMeasureDef("Novelty", "novelty", "mean -log2(item's share of the training interactions) of the top k; "
+                       "the `all` row over every recommendation (recommenders)", ("train",), aliases=("novelty",)),
+        ListMeasureDef("ARP", "arp", "mean training interactions of the top k items (RecBole's AveragePopularity)",
+                       ("train",), aliases=("AveragePopularity",), better="lower"),
+        ListMeasureDef("APLT", "aplt", "share of the top k in the long tail of the training items (RecBole's "
+                       "TailPercentage)", ("train",), aliases=("TailPercentage",), params=("tail",)),
+        ListMeasureDef("CatalogCoverage", "catalog_coverage", "whole run: distinct items in the top k lists / "
+                       "catalogue items", ("train", "items"), whole_run=True,
+                       aliases=("catalog_coverage", "ItemCoverage")),
+        ListMeasureDef("DistributionalCoverage", "distributional_coverage", "whole run: Shannon entropy (bits) of "
+                       "the items' share of the top k recommendations", (), whole_run=True,
+                       aliases=("distributional_coverage",)),
+        ListMeasureDef("Gini", "gini", "whole run: Gini index of how often each catalogue item is in the top k "
+                       "(RecBole's GiniIndex)", ("train", "items"), whole_run=True, aliases=("GiniIndex",),
+                       better="lower"),
+        ListMeasureDef("Personalization", "personalization", "whole run: 1 - mean cosine similarity of two users' "
+                       "top k lists", (), whole_run=True, aliases=("personalization",)),
+    )
+}
