@@ -144,3 +144,45 @@ def make_lists(con, run_tables: list[tuple[str | None, str]], rankings: str, mea
                   f"FROM {ranked}" + (f" WHERE rank <= {depth}" if depth is not None else ""))
         con.execute(sqlgen.create_temp_table(LISTS_TABLE, select) if number == 0
                     else sqlgen.insert_by_name(LISTS_TABLE, select))
+
+
+def shell_sql() -> str:
+    """The DuckDB shell's table macro of each list measure, made from the registry:
+    `sqlrank.<macro>(qrels_table, run_table, [train := 'train',] [items := NULL,] k := NULL, <parameters>,
+    missing := 'zero')` over canonical tables (load_qrels, load_run; the training interactions and the catalogue
+    with query_id/doc_id or item_id columns), its rows (run_id, query_id, value) with the `all` row, which only
+    the macro can make for a measure of the whole run. The four tables sqlrank.list_<macro> reads are its CTEs."""
+    statements = []
+    for definition in LIST_MEASURES.values():
+        options = ([("train", "train")] if "train" in definition.inputs else []) + (
+            [("items", None)] if "items" in definition.inputs else []) + [("k", None)] + [
+            (name, LIST_PARAMETERS[name].default) for name in definition.params] + [("missing", "zero")]
+        signature = ", ".join(["qrels_table", "run_table"] + [f"{name} := {sqlgen.literal(value)}"
+                                                             for name, value in options])
+        train = ("SELECT CAST(query_id AS VARCHAR) AS query_id, CAST(doc_id AS VARCHAR) AS doc_id "
+                 "FROM query_table(train)") if "train" in definition.inputs else \
+            "SELECT CAST(NULL AS VARCHAR) AS query_id, CAST(NULL AS VARCHAR) AS doc_id WHERE false"
+        if "items" in definition.inputs:  # the items table's item column, else the training items
+            catalogue = ("SELECT DISTINCT CAST(COLUMNS('^(doc_id|item_id)$') AS VARCHAR) AS doc_id "
+                         "FROM query_table(coalesce(items, train))")
+        else:
+            catalogue = "SELECT DISTINCT doc_id FROM sqlrank_train"
+        tail = "tail" if definition.params else "0.1"
+        # a run without a run_id column is one run, named 'run' as evaluate() names it
+        no_run_id = "UNION ALL BY NAME SELECT CAST(NULL AS VARCHAR) AS run_id WHERE false"
+        run_id = "coalesce(CAST(run_id AS VARCHAR), 'run') AS run_id"
+        statements.append(
+            f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
+            f"WITH sqlrank_list_users AS (\n"
+            f"    SELECT DISTINCT {run_id}, query_id FROM (FROM sqlrank.run_rankings(qrels_table, run_table, "
+            f"missing := missing) {no_run_id})\n"
+            f"),\n"
+            f"sqlrank_lists AS (\n"
+            f"    SELECT {run_id}, CAST(query_id AS VARCHAR) AS query_id, CAST(doc_id AS VARCHAR) AS doc_id, rank\n"
+            f"    FROM (FROM sqlrank.ranked(run_table) {no_run_id})\n"
+            f"),\n"
+            f"sqlrank_train AS ({train}),\n"
+            f"sqlrank_catalogue AS ({catalogue})\n"
+            f"SELECT run_id, query_id, value FROM sqlrank.list_{definition.macro}('sqlrank_list_users', "
+            f"'sqlrank_lists', 'sqlrank_train', 'sqlrank_catalogue', k, {tail});")
+    return "\n\n".join(statements) + "\n"

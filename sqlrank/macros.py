@@ -29,7 +29,7 @@ from pathlib import Path
 
 import duckdb
 
-from . import shell_door, sqlgen
+from . import lists, shell_door, sqlgen
 from .registry import PARAMETERS, REGISTRY
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -70,6 +70,8 @@ def sql_script(table_macros: bool = True) -> str:
     parts.insert(vocabulary, part("the shell door, made from the checks' messages (sqlrank/shell_door.py)",
                                   shell_door.shell_sql()))
     parts.append(part("made from the measure registry (sqlrank/registry.py)", registry_sql(table_macros)))
+    if table_macros:
+        parts.append(part("the list measures' table macros (sqlrank/lists.py)", lists.shell_sql()))
     parts += [part(path.name, path.read_text(encoding="utf-8")) for path in results]
     return "\n".join(parts)
 

@@ -8,6 +8,7 @@ python_evaluation.py (novelty, catalog_coverage, distributional_coverage), RecBo
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections import Counter
@@ -17,6 +18,8 @@ import numpy as np
 import pyarrow as pa
 
 import sqlrank
+from sqlrank import sqlgen
+from sqlrank.lists import parse_list_measure
 
 FIXTURE = json.loads((Path(__file__).parent.parent / "data" / "recommenders_diversity_data.json").read_text())
 
@@ -56,9 +59,30 @@ def random_inputs(seed: int, users: int = 20, catalogue: int = 30, length: int =
 
 
 def sqlrank_values(measure: str, truth, run, train=None, items=None) -> dict[str, float]:
-    """{user or 'all': value} of one list measure."""
+    """{user or 'all': value} of one list measure, from sqlrank.evaluate and from the shell's table macro, which
+    must agree."""
     result = sqlrank.evaluate(truth, run, [measure], train=train, items=items)
-    return {row["query_id"]: row["value"] for row in result.to_arrow().to_pylist()}
+    python = {row["query_id"]: row["value"] for row in result.to_arrow().to_pylist()}
+    parsed = parse_list_measure(measure)
+    con = _shell()
+    sqlrank.load_qrels(con, truth, "qrels")
+    sqlrank.load_run(con, run, "run")
+    named = {"k": parsed.k, **{name: parsed.param(name) for name in parsed.definition.params}}
+    if train is not None:  # a table of canonical columns: load_qrels would refuse repeated interactions
+        con.register("train", train.rename_columns(["query_id", "doc_id"]))
+    if items is not None:
+        con.register("items", pa.table({"item_id": list(items)}))
+        named["items"] = "items"
+    call = sqlgen.call(f"sqlrank.{parsed.definition.macro}", "'qrels'", "'run'", **named)
+    shell = dict(con.sql(f"SELECT query_id, value FROM {call}").fetchall())
+    assert shell == python
+    return python
+
+
+@functools.cache
+def _shell():
+    """One connection with the shell's macros for every call: installing them is the slow part."""
+    return sqlrank.connect()
 
 
 # ---------------------------------------------------------------- the references
