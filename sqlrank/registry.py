@@ -316,16 +316,16 @@ LIST_MEASURES: dict[str, ListMeasureDef] = {
                        ("train",), aliases=("AveragePopularity",), better="lower"),
         ListMeasureDef("APLT", "aplt", "share of the top k in the long tail of the training items (RecBole's "
                        "TailPercentage)", ("train",), aliases=("TailPercentage",), params=("tail",)),
-        ListMeasureDef("CatalogCoverage", "catalog_coverage", "whole run: distinct items in the top k lists / "
+        ListMeasureDef("CatalogCoverage", "catalog_coverage", "distinct items in the top k lists / "
                        "catalogue items", ("train", "items"), whole_run=True,
                        aliases=("catalog_coverage", "ItemCoverage")),
-        ListMeasureDef("DistributionalCoverage", "distributional_coverage", "whole run: Shannon entropy (bits) of "
+        ListMeasureDef("DistributionalCoverage", "distributional_coverage", "Shannon entropy (bits) of "
                        "the items' share of the top k recommendations", (), whole_run=True,
                        aliases=("distributional_coverage",)),
-        ListMeasureDef("Gini", "gini", "whole run: Gini index of how often each catalogue item is in the top k "
+        ListMeasureDef("Gini", "gini", "Gini index of how often each catalogue item is in the top k "
                        "(RecBole's GiniIndex)", ("train", "items"), whole_run=True, aliases=("GiniIndex",),
                        better="lower"),
-        ListMeasureDef("Personalization", "personalization", "whole run: 1 - mean cosine similarity of two users' "
+        ListMeasureDef("Personalization", "personalization", "1 - mean cosine similarity of two users' "
                        "top k lists", (), whole_run=True, aliases=("personalization",)),
     )
 }
