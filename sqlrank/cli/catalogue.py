@@ -5,7 +5,6 @@ from __future__ import annotations
 import typer
 
 import sqlrank
-from sqlrank.registry import LIST_MEASURES, LIST_PARAMETERS
 
 
 def sql_command() -> None:
@@ -30,7 +29,7 @@ def measures_command() -> None:
         if row["parameters"]:
             lines.append(f"{'':<15}parameters: {', '.join(f'{p}={d}' for p, d in row['parameters'].items())}")
     lines += ["", "List measures, of the recommended lists themselves (beyond accuracy; docs/recommenders.md):"]
-    for definition in LIST_MEASURES.values():
+    for definition in sqlrank.LIST_MEASURES.values():
         reads = " or ".join(f"--{name}" for name in definition.inputs)
         said = "; only in the 'all' row (a measure of the whole run)" if definition.whole_run else ""
         lines.append(f"{definition.name + '[@k]':<13}  {definition.definition}{said}" + (f"; reads {reads}" if reads else ""))
@@ -39,7 +38,7 @@ def measures_command() -> None:
             lines.append(f"{'':<15}also: {', '.join(aliases)}")
         if definition.params:
             lines.append(f"{'':<15}parameters: "
-                         f"{', '.join(f'{p}={LIST_PARAMETERS[p].default}' for p in definition.params)}")
+                         f"{', '.join(f'{p}={sqlrank.LIST_PARAMETERS[p].default}' for p in definition.params)}")
     lines += ["", "Parameters go in parentheses before the cutoff: nDCG(gain=exp)@10, AP(rel=2)@100.",
               "Names are case-insensitive; trec_eval's work too (ndcg_cut_10, map, P.5,10, recall_100,",
               "utility.2,-1,0,0, ndcg.1=3,2=9), as do its sets all_trec and official, and ranx's",
