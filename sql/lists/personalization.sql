@@ -9,7 +9,7 @@
 -- Example: u1 gets a, b; u2 gets a, c; u3 gets d, e: cos = 1/2, 0, 0; 1 - (1/2) / 3 = 5/6
 CREATE OR REPLACE MACRO sqlrank.list_personalization(users_table, lists_table, train_table, catalogue_table, k, tail) AS TABLE
     WITH lists AS (
-        SELECT run_id, query_id, doc_id, 1 / sqrt(NULLIF(count(*) OVER (PARTITION BY run_id, query_id), 0)) AS w
+        SELECT run_id, query_id, doc_id, 1 / NULLIF(sqrt(count(*) OVER (PARTITION BY run_id, query_id)), 0) AS w
         FROM sqlrank.user_lists(users_table, lists_table, k)
     ),
     per_item AS (
