@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import warnings
 from collections import Counter
 from pathlib import Path
 
@@ -65,7 +66,9 @@ def sqlrank_values(measure: str, truth, run, train=None, items=None) -> dict[str
     python = {row["query_id"]: row["value"] for row in result.to_arrow().to_pylist()}
     parsed = parse_list_measure(measure)
     con = _shell()
-    sqlrank.load_qrels(con, truth, "qrels")
+    with warnings.catch_warnings():  # the notice that a truth without labels takes every item as relevant
+        warnings.simplefilter("ignore", sqlrank.SqlrankNotice)
+        sqlrank.load_qrels(con, truth, "qrels")
     sqlrank.load_run(con, run, "run")
     named = {"k": parsed.k, **{name: parsed.param(name) for name in parsed.definition.params}}
     if train is not None:  # a table of canonical columns: load_qrels would refuse repeated interactions

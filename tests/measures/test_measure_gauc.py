@@ -6,6 +6,8 @@ over every scored item, users without a positive or a negative left out, the AUC
 the mean weighted by the positives. sqlrank counts ordered pairs in SQL instead.
 """
 
+import functools
+
 import numpy as np
 import pyarrow as pa
 import pytest
@@ -30,13 +32,19 @@ def all_row(qrels, run) -> float:
     """The `all` row from sqlrank.evaluate, checked equal to sqlrank.summary over the shell's table macro."""
     result = sqlrank.evaluate(qrels, run, ["GAUC"])
     value = result.summary["GAUC"]
-    with sqlrank.connect() as con:
-        sqlrank.load_qrels(con, qrels, "qrels")
-        sqlrank.load_run(con, run, "run")
-        con.execute("CREATE TABLE per_user AS SELECT 'GAUC' AS measure, * FROM sqlrank.gauc('qrels', 'run')")
-        ((shell,),) = con.execute("SELECT value FROM sqlrank.summary('per_user')").fetchall()
-    assert shell == pytest.approx(value, abs=1e-15)
+    con = shell()
+    sqlrank.load_qrels(con, qrels, "qrels")
+    sqlrank.load_run(con, run, "run")
+    con.execute("CREATE OR REPLACE TABLE per_user AS SELECT 'GAUC' AS measure, * FROM sqlrank.gauc('qrels', 'run')")
+    ((shell_value,),) = con.execute("SELECT value FROM sqlrank.summary('per_user')").fetchall()
+    assert shell_value == pytest.approx(value, abs=1e-15)
     return value
+
+
+@functools.cache
+def shell():
+    """One connection with the shell's macros for every check: installing them is the slow part."""
+    return sqlrank.connect()
 
 
 def recbole_gauc(scores: list[np.ndarray], positives: list[np.ndarray]) -> tuple[list[float], float]:
@@ -87,17 +95,17 @@ def test_equal_to_recbole_gauc_on_random_cases(ties):
     assert users == pytest.approx(expected_users, abs=1e-12)
     means = {row["run_id"]: row["value"] for row in result if row["query_id"] == "all"}
     assert means == pytest.approx(expected_all, abs=1e-12)
-    with sqlrank.connect() as con:  # the shell's table macro and sqlrank.summary give the same
-        sqlrank.load_qrels(con, qrels, "qrels")
-        sqlrank.load_run(con, pa.table({"run_id": [case for case, run in runs.items() for items in run.values()
-                                                   for _ in items],
-                                        "query_id": [user for run in runs.values() for user, items in run.items()
-                                                     for _ in items],
-                                        "doc_id": [item for run in runs.values() for items in run.values()
-                                                   for item in items],
-                                        "score": [score for run in runs.values() for items in run.values()
-                                                  for score in items.values()]}), "run")
-        con.execute("CREATE TABLE per_user AS SELECT 'GAUC' AS measure, * FROM sqlrank.gauc('qrels', 'run', "
-                    f"missing := 'skip', ties := '{ties}')")
-        shell = dict(con.execute("SELECT run_id, value FROM sqlrank.summary('per_user')").fetchall())
-    assert shell == pytest.approx(expected_all, abs=1e-12)
+    con = shell()  # the shell's table macro and sqlrank.summary give the same
+    sqlrank.load_qrels(con, qrels, "qrels")
+    sqlrank.load_run(con, pa.table({"run_id": [case for case, run in runs.items() for items in run.values()
+                                               for _ in items],
+                                    "query_id": [user for run in runs.values() for user, items in run.items()
+                                                 for _ in items],
+                                    "doc_id": [item for run in runs.values() for items in run.values()
+                                               for item in items],
+                                    "score": [score for run in runs.values() for items in run.values()
+                                              for score in items.values()]}), "run")
+    con.execute("CREATE OR REPLACE TABLE per_user AS SELECT 'GAUC' AS measure, * FROM sqlrank.gauc('qrels', 'run', "
+                f"missing := 'skip', ties := '{ties}')")
+    shell_means = dict(con.execute("SELECT run_id, value FROM sqlrank.summary('per_user')").fetchall())
+    assert shell_means == pytest.approx(expected_all, abs=1e-12)
