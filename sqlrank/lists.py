@@ -81,7 +81,10 @@ def load_list_inputs(con, train, items, columns: dict) -> None:
     from . import readers
 
     if train is not None:
-        loaded = readers.load(con, train, "sqlrank_train_source", "qrels", columns)
+        try:  # the readers name the input they read as the qrels: say which one it is
+            loaded = readers.load(con, train, "sqlrank_train_source", "qrels", columns)
+        except InputError as error:
+            raise InputError(f"train (the training interactions, read as truth without labels is): {error}") from None
         con.execute(sqlgen.create_temp_table(TRAIN_TABLE, f"SELECT CAST(query_id AS VARCHAR) AS query_id, "
                                              f"CAST(doc_id AS VARCHAR) AS doc_id FROM {sqlgen.identifier(loaded.table)}"))
     else:
@@ -91,6 +94,12 @@ def load_list_inputs(con, train, items, columns: dict) -> None:
         con.execute(sqlgen.create_temp_table(CATALOGUE_TABLE, _catalogue_sql(con, items)))
     else:
         con.execute(sqlgen.create_temp_table(CATALOGUE_TABLE, f"SELECT DISTINCT doc_id FROM {TRAIN_TABLE}"))
+    # an empty input would make every value 0 in silence
+    for given, table, what in ((train, TRAIN_TABLE, "the training interactions (train)"),
+                               (items, CATALOGUE_TABLE, "the catalogue (items)")):
+        if given is not None and not con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]:
+            raise InputError(f"{what} has no rows: every list measure reading it would be 0; give the rows "
+                             "(a user and an item column for train, the item ids for items)")
 
 
 def _catalogue_sql(con, items) -> str:

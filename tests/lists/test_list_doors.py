@@ -46,3 +46,11 @@ def test_spark_refuses_them_by_name_before_starting():
     spark = pytest.importorskip("sqlrank.spark")
     with pytest.raises(sqlrank.MeasureError, match="Personalization@10: the list measures .* not computed on Spark"):
         spark.evaluate("truth.csv", "recs.csv", ["nDCG@10", "Personalization@10"])
+
+
+def test_an_empty_input_is_refused_not_scored_0():
+    truth, run, train, _ = fixture_inputs()
+    with pytest.raises(sqlrank.InputError, match=r"the catalogue \(items\) has no rows"):
+        sqlrank.evaluate(truth, run, ["CatalogCoverage"], items=[])
+    with pytest.raises(sqlrank.InputError, match=r"train \(the training interactions.*no rows"):
+        sqlrank.evaluate(truth, run, ["Novelty"], train=train.slice(0, 0))
