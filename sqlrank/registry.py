@@ -33,9 +33,9 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("gain", "linear", ("linear", "exp"),
                   "linear = label; exp = 2^label - 1; or a gain map, written gains={1:3,2:9} (trec_eval's ndcg.1=3,2=9): "
                   "the labels it names get its gains, the others stay linear"),
-        Parameter("discount", "log2", ("log2", "jarvelin", "ln"),
-                  "1/log2(i+1); Järvelin's 1/log_base(i) from i = base; 1/ln(i+1)"),
-        Parameter("base", 2, help="log base of the jarvelin discount", minimum_exclusive=1),
+        Parameter("discount", "log2", ("log2", "jarvelin", "ln", "log"),
+                  "1/log2(i+1); Järvelin's 1/log_base(i) from i = base; 1/ln(i+1); 1/log_base(i+1)"),
+        Parameter("base", 2, help="log base of the jarvelin and log discounts", minimum_exclusive=1),
         Parameter("ideal", "qrels", ("qrels", "run"), "ideal ranking from all judgments, or from the retrieved list"),
         Parameter("denominator", "R", ("R", "min_R_k", "retrieved"),
                   "AP divides by R, min(R, k) or relevant retrieved"),
@@ -50,6 +50,9 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("levels", (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
                   help="AvgIPrec's recall levels, written levels=[0.25,0.5,0.75] (trec_eval's 11pt_avg..25,.5,.75)"),
         Parameter("beta", 1, help="SetF's weight of recall, used as is (trec_eval's set_F.x; the usual F_b has b²)"),
+        Parameter("interpolation", "trec_eval10", ("trec_eval10", "trec_eval9"),
+                  "IPrec's and AvgIPrec's count of relevant documents for recall · R: trec_eval 10's lround, or "
+                  "trec_eval 9's (long)(recall · R + 0.9), which pytrec_eval, ir_measures, ranx and PyTerrier print"),
     )
 }
 
@@ -202,10 +205,10 @@ REGISTRY: dict[str, MeasureDef] = {
                    ("rel",), cutoff=False, trec_name="binG", ties_average="average",
                    ties_average_depth=False),
         MeasureDef("IPrec", "iprec", "highest precision once lround(recall · R) relevant documents are retrieved",
-                   ("rel", "recall"), cutoff=False, at="recall", trec_family="iprec_at_recall",
+                   ("rel", "recall", "interpolation"), cutoff=False, at="recall", trec_family="iprec_at_recall",
                    trec_default_cutoffs=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)),
         MeasureDef("AvgIPrec", "avg_iprec", "mean of IPrec at the recall levels 0.0, 0.1, ..., 1.0 (11-point average)",
-                   ("rel", "levels"), cutoff=False, aliases=("11pt_avg",), trec_name="11pt_avg", trec_values=("levels",)),
+                   ("rel", "levels", "interpolation"), cutoff=False, aliases=("11pt_avg",), trec_name="11pt_avg", trec_values=("levels",)),
         MeasureDef("RprecMult", "rprec_mult", "P@c with c = (long)(multiple · R + 0.9)", ("rel", "multiple"),
                    cutoff=False, at="multiple", trec_family="Rprec_mult",
                    trec_default_cutoffs=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0), ties_average="average"),
