@@ -19,6 +19,7 @@ from . import limits
 from .measures import PARAMETERS as MEASURE_PARAMETERS
 from .measures import REGISTRY, Measure, describe as describe_measures, parse_all as parse_measures
 from .measures import split_names as split_measure_names
+from .registry import LIST_MEASURES, LIST_PARAMETERS  # the list measures, beyond accuracy (lists.py)
 from . import plots
 from .formats import escaping
 from .plots import plot
@@ -63,4 +64,5 @@ __all__ = [
     "INTERPOLATIONS",
     "SqlrankError", "InputError", "MeasureError", "EvaluationError", "OutputError", "ResourceError", "SqlrankNotice",
     "limits", "user_sql", "plots", "escaping", "__version__",
+    "LIST_MEASURES", "LIST_PARAMETERS",
 ]

@@ -11,7 +11,8 @@ the macro is created, so the library is loaded in this order:
    inputs and parameters);
    then `sql/10_*.sql` .. `sql/49_*.sql`: the one ranking pass and the ranking
    struct every measure reads;
-2. `sql/measures/*.sql`: one scalar macro per measure, `sqlrank.measure_<name>`;
+2. `sql/measures/*.sql`: one scalar macro per measure, `sqlrank.measure_<name>`; `sql/lists/*.sql`: one
+   table macro per list measure (beyond accuracy), `sqlrank.list_<name>` (sqlrank/lists.py);
 3. the macros made from the registry (`registry_sql()`): the DuckDB shell's
    table macro of each measure and `sqlrank.measure_aggregate`;
 4. `sql/50_*.sql` .. `sql/99_*.sql`: what reads results (the `all` rows, ...).
@@ -28,7 +29,7 @@ from pathlib import Path
 
 import duckdb
 
-from . import shell_door, sqlgen
+from . import lists, shell_door, sqlgen
 from .registry import PARAMETERS, REGISTRY
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -47,6 +48,7 @@ def sql_files() -> list[Path]:
     folder = sql_dir()
     return (sorted(p for p in folder.glob("*.sql") if p.name < "50")
             + sorted((folder / "measures").glob("*.sql"))
+            + sorted((folder / "lists").glob("*.sql"))
             + sorted(p for p in folder.glob("*.sql") if p.name >= "50"))
 
 
@@ -71,6 +73,8 @@ def sql_script(table_macros: bool = True, measure_macros: bool = True) -> str:
     parts.insert(vocabulary, part("the shell door, made from the checks' messages (sqlrank/shell_door.py)",
                                   shell_door.shell_sql()))
     parts.append(part("made from the measure registry (sqlrank/registry.py)", registry_sql(table_macros)))
+    if table_macros:
+        parts.append(part("the list measures' table macros (sqlrank/lists.py)", lists.shell_sql()))
     parts += [part(path.name, path.read_text(encoding="utf-8")) for path in results]
     return "\n".join(parts)
 
@@ -144,12 +148,16 @@ def registry_sql(table_macros: bool = True) -> str:
         if "subtopics" in definition.needs:  # the diversity measures: qrels_table names subtopic qrels
             statements.append(_subtopic_macro(definition, signature, value, checks))
             continue
+        # a weighted mean's weights go beside the values, for sqlrank.summary's `all` row (sql/90_summary.sql)
+        weight = "" if definition.aggregate != "weighted" else ", " + sqlgen.call(
+            f"sqlrank.weight_{definition.macro}", "ranking", cutoff,
+            *(_argument(parameter) for parameter in definition.params)) + " AS weight"
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
-            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value\n    FROM {rankings}\n"
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value{weight}\n    FROM {rankings}\n"
             f"    WHERE {checks}\n"
             f"    UNION ALL BY NAME\n"
-            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {_average_value(definition, cutoff)} AS value\n"
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {_average_value(definition, cutoff)} AS value{weight}\n"
             f"    FROM {tied}\n"
             f"    WHERE {checks}\n"
             f"      AND (depth IS NULL OR {_average_depth(definition)})\n"
