@@ -25,7 +25,7 @@ from contextlib import contextmanager
 
 import duckdb
 
-from . import sqlgen
+from . import defined, sqlgen
 from .checks.gains import exponential_measures, refuse_overflowing_gains
 from .checks.empty_truth import EMPTY_POLICIES, apply_empty_policy, check_empty_policy, score_one
 from .checks.order import check_order
@@ -207,6 +207,7 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
         _warn_unjudged(con, report)
         if missing == "error":
             _refuse_missing(report)
+        defined.install(con, parsed)  # the measures users define, as this connection's temporary macros
         # the report holds the runs in their final order (_report_coverage): the rows follow it
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), names=labels, ties=ties)).to_arrow_table()
         if empty == "one":
@@ -218,7 +219,8 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
     except duckdb.Error as error:
         if report is not None:  # a file rewritten while DuckDB read it fails in its own words: say why
             _refuse_changed_runs(report)
-        raise out_of_memory(error, con) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
+        raise (out_of_memory(error, con) or defined.evaluation_error(parsed, error)
+               or EvaluationError(f"evaluation failed: {first_line(error)}")) from None
     order = iter(labels)
     return Result(table, parsed, report, text_rows=text_rows, aggregates=spread, names=labels,
                   order=[next(order) if isinstance(m, Measure) else str(m) for m in asked])
@@ -436,6 +438,8 @@ def _measure_call(measure: Measure, cutoff: str, average: bool = False) -> str:
     registry has one (a measure that does not read the order keeps its own macro).
     """
     arguments = [sqlgen.literal(measure.param(name)) for name in measure.definition.params]
+    if isinstance(measure.definition, defined.DefinedMeasure):
+        return sqlgen.call(defined.function_name(measure.definition), "ranking", cutoff, *arguments)
     prefix = "average" if average and measure.definition.ties_average == "average" else "measure"
     return sqlgen.call(f"sqlrank.{prefix}_{measure.definition.macro}", "ranking", cutoff, *arguments)
 
@@ -551,6 +555,7 @@ def check_options(measures: list[Measure], missing: str, score_precision: str, d
 
 def _check_tie_options(measures: list[Measure], ties: str, depth: int | None, judged_only: bool) -> None:
     """What a tie policy does not take yet, the same on every engine."""
+    defined.check_ties(measures, ties)
     if ties == "average":
         _check_average(measures, depth)
         if judged_only and depth is not None:

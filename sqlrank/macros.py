@@ -28,7 +28,7 @@ from pathlib import Path
 
 import duckdb
 
-from . import shell_door, sqlgen
+from . import defined, shell_door, sqlgen
 from .registry import PARAMETERS, REGISTRY
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -68,6 +68,7 @@ def sql_script(table_macros: bool = True) -> str:
     parts.insert(vocabulary, part("the shell door, made from the checks' messages (sqlrank/shell_door.py)",
                                   shell_door.shell_sql()))
     parts.append(part("made from the measure registry (sqlrank/registry.py)", registry_sql(table_macros)))
+    parts.append(part("the measures users define (sqlrank/defined.py)", defined.library_sql()))
     parts += [part(path.name, path.read_text(encoding="utf-8")) for path in results]
     return "\n".join(parts)
 
