@@ -251,21 +251,26 @@ def check_ties(measures, ties: str, policy: str = "ties='{ties}'") -> None:
 
 def shell_sql(measure: DefinedMeasure) -> str:
     """The two macros that make `measure` in the DuckDB shell (the contract of docs/custom-measures.md): its
-    formula `sqlrank.measure_<name>(ranking, k, <params>)` and its table macro `sqlrank.<name>(qrels, run, ...)`."""
-    name = measure.name.lower()
-    params = [(p, PARAMETERS[p].default) for p in measure.params]
+    formula `sqlrank.measure_<name>(ranking, k, <params>)` and its table macro `sqlrank.<name>(qrels, run, ...)`,
+    which checks its cutoff and parameters as a built-in one does (macros.py)."""
+    from .macros import parameter_argument, parameter_check
+
+    name, label = measure.name.lower(), sqlgen.literal(measure.name)
     formula = ", ".join(("ranking", "k", *measure.params))
-    signature = ", ".join(["qrels_table", "run_table"] + [f"{p} := {sqlgen.literal(v)}" for p, v in
-                          ([("k", None)] if measure.cutoff else []) + params + list(RUN_OPTIONS)])
+    options = ([("k", None)] if measure.cutoff else []) + [(p, PARAMETERS[p].default) for p in measure.params]
+    signature = ", ".join(["qrels_table", "run_table"] + [f"{option} := {sqlgen.literal(value)}" for option, value
+                                                         in options + list(RUN_OPTIONS)])
+    cutoff = sqlgen.call("sqlrank.valid_cutoff", "k", label) if measure.cutoff else "NULL"
+    value = sqlgen.call(f"sqlrank.measure_{name}", "ranking", cutoff,
+                        *(parameter_argument(p) for p in measure.params))
+    checks = " AND ".join(parameter_check(p, f"sqlrank.{name}") for p in measure.params) or "true"
     forwarded = ", ".join(f"{option} := {option}" for option, _ in RUN_OPTIONS)
     return (f"CREATE OR REPLACE MACRO sqlrank.measure_{name}({formula}) AS\n    {measure.expression};\n\n"
             f"CREATE OR REPLACE MACRO sqlrank.{name}({signature}) AS TABLE\n"
-            f"    SELECT * EXCLUDE (ranking, k),\n"
-            f"           sqlrank.defined_value(sqlrank.measure_{name}({formula}), {sqlgen.literal(measure.name)}, "
-            f"ranking) AS value\n"
-            f"    FROM sqlrank.defined_rankings(qrels_table, run_table, {sqlgen.literal(measure.name)}, "
-            f"{'k' if measure.cutoff else 'NULL'},\n"
-            f"                                  {forwarded});\n")
+            f"    SELECT * EXCLUDE (ranking), sqlrank.defined_value({value}, {label}, ranking) AS value\n"
+            f"    FROM sqlrank.defined_rankings(qrels_table, run_table, {label}, {'k' if measure.cutoff else 'NULL'}, "
+            f"{forwarded})\n"
+            f"    WHERE {checks};\n")
 
 
 # the options of every table macro after the measure's own parameters, as the built-in ones take them
@@ -286,19 +291,27 @@ def library_sql() -> str:
 CREATE OR REPLACE MACRO sqlrank.defined_value(value, measure, ranking) AS
     CASE WHEN value IS NOT NULL AND isfinite(value) THEN value ELSE {not_a_number} END;
 
+-- true under a ties policy that gives one order; an error naming the measure under ties := 'average'
+CREATE OR REPLACE MACRO sqlrank.defined_ties(ties, measure) AS
+    CASE WHEN ties = 'average' THEN error('sqlrank: ' || {average}) ELSE true END;
+
 -- sqlrank.defined_rankings(qrels_table, run_table, measure, k, depth, missing, score_precision, judged_only, ties,
---     qrels_columns, run_columns, validate) -> ([run_id,] query_id, ranking, k)
---     the rankings a defined measure's table macro reads, with its cutoff checked as a built-in one's; every
---     judgment kept (label 0 too, as a defined measure gets them in Python), ties := 'average' refused by name
+--     qrels_columns, run_columns, validate) -> ([run_id,] query_id, ranking)
+--     the rankings a defined measure's table macro reads, every judgment kept (label 0 too, as the Python door
+--     keeps them for a defined measure); its cutoff k checked as a built-in one's, ties := 'average' refused by
+--     name, on a row of their own (a filter on the rankings would not run when there are none: average has none)
 CREATE OR REPLACE MACRO sqlrank.defined_rankings(qrels_table, run_table, measure, k, depth := NULL,
                                                  missing := 'zero', score_precision := 'double',
                                                  judged_only := false, ties := 'trec', qrels_columns := NULL,
                                                  run_columns := NULL, validate := true) AS TABLE
-    SELECT *, sqlrank.valid_cutoff(k, measure) AS k
+    SELECT *
     FROM sqlrank.run_rankings(qrels_table, run_table, depth := depth, missing := missing,
                               score_precision := score_precision, judged_only := judged_only, ties := ties,
                               qrels_columns := qrels_columns, run_columns := run_columns, validate := validate)
-    WHERE ties <> 'average' OR error('sqlrank: ' || {average});
+    UNION ALL BY NAME
+    SELECT CAST(NULL AS VARCHAR) AS query_id
+    FROM (SELECT 1) AS one
+    WHERE NOT (sqlrank.defined_ties(ties, measure) AND (k IS NULL OR sqlrank.valid_cutoff(k, measure) IS NOT NULL));
 """
 
 

@@ -79,7 +79,7 @@ _RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "doubl
                 ("ties", "trec"), ("qrels_columns", None), ("run_columns", None), ("validate", True))
 
 
-def _check(name: str, measure: str) -> str:
+def parameter_check(name: str, measure: str) -> str:
     """SQL that is true when parameter `name` of a table macro is good, as registry.PARAMETERS declares it,
     and an error otherwise (shell_door.py); a constant, which DuckDB folds before reading any row."""
     parameter = PARAMETERS[name]
@@ -97,9 +97,9 @@ def _check(name: str, measure: str) -> str:
                        sqlgen.literal(parameter.minimum_exclusive), sqlgen.literal(parameter.default is None))
 
 
-def _argument(name: str) -> str:
+def parameter_argument(name: str) -> str:
     """A parameter as the measure macro reads it: a number parameter as a DOUBLE (text such as 'two' would
-    otherwise stop the binder before _check could name it)."""
+    otherwise stop the binder before parameter_check could name it)."""
     if isinstance(PARAMETERS[name].default, tuple):
         return f"CAST({name} AS DOUBLE[])"
     return name if PARAMETERS[name].choices else f"TRY_CAST({name} AS DOUBLE)"
@@ -126,9 +126,9 @@ def registry_sql(table_macros: bool = True) -> str:
         name = f"sqlrank.{definition.macro}"
         cutoff = sqlgen.call("sqlrank.valid_cutoff", "k", sqlgen.literal(name)) if definition.cutoff else "NULL"
         value = sqlgen.call(f"sqlrank.measure_{definition.macro}", "ranking", cutoff,
-                            *(_argument(parameter) for parameter in definition.params))
+                            *(parameter_argument(parameter) for parameter in definition.params))
         checks = " AND ".join([f"(k IS NULL OR {cutoff} IS NOT NULL)"] * definition.cutoff
-                              + [_check(parameter, name) for parameter in definition.params]) or "true"
+                              + [parameter_check(parameter, name) for parameter in definition.params]) or "true"
         # a measure that tells negative labels from unjudged documents has them kept by the pass
         negative = ["negative_labels := true"] if "negative_labels" in definition.needs else []
         rankings = sqlgen.call("sqlrank.run_rankings", "qrels_table", "run_table", "depth := depth",
@@ -171,7 +171,7 @@ def _average_value(definition, cutoff: str) -> str:
         return sqlgen.call("error", sqlgen.literal(message))
     prefix = "average" if definition.ties_average == "average" else "measure"
     return sqlgen.call(f"sqlrank.{prefix}_{definition.macro}", "ranking", cutoff,
-                       *(_argument(parameter) for parameter in definition.params))
+                       *(parameter_argument(parameter) for parameter in definition.params))
 
 
 def _average_depth(definition) -> str:
@@ -180,7 +180,7 @@ def _average_depth(definition) -> str:
                "or use another ties policy")
     if not definition.ties_average_depth:
         return sqlgen.call("error", sqlgen.literal(message))
-    refused = [f"{_argument(name)} = {sqlgen.literal(value)}" for name, value in definition.ties_average_depth_unless]
+    refused = [f"{parameter_argument(name)} = {sqlgen.literal(value)}" for name, value in definition.ties_average_depth_unless]
     if not refused:
         return "true"
     return f"(NOT ({' OR '.join(refused)}) OR {sqlgen.call('error', sqlgen.literal(message))})"
