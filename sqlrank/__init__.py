@@ -11,6 +11,8 @@ This module is the public API: the command line (sqlrank.cli) uses nothing else.
 from .checks import DUPLICATE_POLICIES
 from .compare import Comparison, compare
 from .defined import define, undefine
+from .defined_file import define_file
+from . import defined
 from .engine import EMPTY_POLICIES, MISSING_POLICIES, NAMES, SCORE_PRECISIONS, TIE_POLICIES, evaluate
 from .fusion import METHODS as FUSION_METHODS, NORMS as FUSION_NORMS, fuse, optimize_fusion
 from .run_files import RUN_FORMATS, write as write_run, format_for as run_format_for
@@ -62,5 +64,5 @@ __all__ = [
     "parse_measures", "split_measure_names", "describe_measures", "REGISTRY", "DEFAULT_MEASURES", "MEASURE_PARAMETERS", "Measure", "Result",
     "EMPTY_POLICIES", "MISSING_POLICIES", "NAMES", "INPUT_FORMATS", "DUPLICATE_POLICIES", "SCORE_PRECISIONS", "TIE_POLICIES",
     "SqlrankError", "InputError", "MeasureError", "EvaluationError", "OutputError", "ResourceError", "SqlrankNotice",
-    "define", "undefine", "limits", "user_sql", "plots", "escaping", "__version__",
+    "define", "undefine", "define_file", "defined", "limits", "user_sql", "plots", "escaping", "__version__",
 ]

@@ -178,8 +178,7 @@ def _checked(measure: DefinedMeasure) -> str:
 
 def install(con, measures) -> None:
     """The temporary macro of each defined measure among `measures`, in `con` (once each)."""
-    asked = {m.definition.name: m.definition for m in measures if isinstance(m.definition, DefinedMeasure)}
-    for measure in asked.values():
+    for measure in _asked(measures):
         try:
             con.execute(temp_macro_sql(measure))
         except duckdb.Error as error:  # a macro DuckDB took at define() but not here (another DuckDB, a dropped macro)
@@ -226,7 +225,7 @@ def try_expression(measure: DefinedMeasure) -> None:
 def evaluation_error(measures, error: Exception) -> MeasureError | None:
     """A failed measures statement told as the defined measures' (which DuckDB's message may not name), or
     None when none was asked."""
-    defined = [m.definition for m in measures if isinstance(m.definition, DefinedMeasure)]
+    defined = _asked(measures)
     if not defined:
         return None
     message = first_line(error)
@@ -237,14 +236,11 @@ def evaluation_error(measures, error: Exception) -> MeasureError | None:
                         f"{message}")
 
 
-def check_ties(measures, ties: str, policy: str = "ties='{ties}'") -> None:
+def check_ties(measures, ties: str) -> None:
     """A defined measure under a ties policy that gives no single order ('average'): refused by name."""
-    if ties in ORDER_POLICIES:
-        return
-    for measure in measures:
-        if isinstance(getattr(measure, "definition", None), DefinedMeasure):
-            raise MeasureError(messages.render(messages.DEFINED_AVERAGE, policy=policy.format(ties=ties),
-                                               measure=measure.name))
+    asked = _asked(measures)
+    if ties not in ORDER_POLICIES and asked:
+        raise MeasureError(messages.render(messages.DEFINED_AVERAGE, policy=f"ties='{ties}'", measure=asked[0].name))
 
 
 # ---------------------------------------------------------------- the DuckDB shell
@@ -288,8 +284,10 @@ def library_sql() -> str:
 -- sqlrank.defined_value(value, measure, ranking) -> DOUBLE
 --     the value of a measure a user defined (sqlrank/defined.py), or an error naming it when the expression
 --     gave NULL, NaN or an infinity: an `all` row would otherwise leave the query out, or be NaN
+--     (`value` is the whole expression, pasted in as text: the lambda computes it once)
 CREATE OR REPLACE MACRO sqlrank.defined_value(value, measure, ranking) AS
-    CASE WHEN value IS NOT NULL AND isfinite(value) THEN value ELSE {not_a_number} END;
+    list_transform([value], lambda sqlrank_value:
+        CASE WHEN sqlrank_value IS NOT NULL AND isfinite(sqlrank_value) THEN sqlrank_value ELSE {not_a_number} END)[1];
 
 -- true under a ties policy that gives one order; an error naming the measure under ties := 'average'
 CREATE OR REPLACE MACRO sqlrank.defined_ties(ties, measure) AS
@@ -316,7 +314,18 @@ CREATE OR REPLACE MACRO sqlrank.defined_rankings(qrels_table, run_table, measure
 
 
 def _found() -> str:
-    return "CASE WHEN value IS NULL THEN 'NULL' ELSE CAST(value AS VARCHAR) END"
+    return "CASE WHEN sqlrank_value IS NULL THEN 'NULL' ELSE CAST(sqlrank_value AS VARCHAR) END"
+
+
+def defined_keywords(measures) -> list[dict]:
+    """The keywords of each defined measure among `measures` (parsed Measures), to define them in another process."""
+    return [measure.keywords() for measure in _asked(measures)]
+
+
+def _asked(measures) -> list[DefinedMeasure]:
+    """The defined measures among parsed `measures`, each once."""
+    return list({m.definition.name: m.definition for m in measures
+                 if isinstance(getattr(m, "definition", None), DefinedMeasure)}.values())
 
 
 def redefine(keywords: list[dict]) -> None:

@@ -123,6 +123,10 @@ EVALUATION_OPTIONS: dict[str, tuple] = {
         "--run-format", case_sensitive=False, show_default=False,
         help="read the run files as this format, whatever their names [default: from their bytes, names and "
              "first lines]")], None),
+    "define": (Annotated[Optional[list[Path]], typer.Option(
+        "--define", metavar="FILE", show_default=False, dir_okay=False,
+        help="measures you define in SQL, from a TOML file (repeatable), then asked for with -m like any other "
+             "(docs/custom-measures.md)")], None),
     "threads": (ThreadsOption, None),
     "memory_limit": (MemoryOption, None),
     "temp_directory": (TempOption, None),
