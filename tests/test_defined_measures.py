@@ -284,3 +284,22 @@ def test_a_bad_definitions_file_is_one_line_naming_the_file_and_the_measure(tmp_
     assert done.exit_code in (1, 2) and done.stdout == ""
     assert done.stderr.startswith("sqlrank: error: " + str(tmp_path) + "/" + message), done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------- Spark: the same SQL, in each worker
+
+def test_spark_computes_a_defined_measure_as_the_single_machine(twins, spark, trec_data):
+    from sqlrank import spark as sqlrank_spark
+
+    qrels, run = trec_data / "qrels.rel_level", trec_data / "results.test"
+    measures = ["MyAP", "AP", "MynDCG@10", "MyP(rel=2)@10"]
+    # the workers are other Python processes: they define the driver's measures from the job's options
+    result = sqlrank_spark.evaluate(str(qrels), str(run), measures, spark=spark, buckets=2).to_arrow().to_pylist()
+    single = sqlrank.evaluate(qrels, run, measures).to_arrow().to_pylist()
+    assert [(r["query_id"], r["measure"]) for r in result] == [(r["query_id"], r["measure"]) for r in single]
+    assert all(got["value"] == pytest.approx(expected["value"], rel=1e-12, abs=0)
+               for got, expected in zip(result, single))
+    assert {r["query_id"]: r["value"] for r in result if r["measure"] == "MyAP"} == \
+        {r["query_id"]: r["value"] for r in result if r["measure"] == "AP"}
+    with pytest.raises(sqlrank.MeasureError, match=re.escape("ties='average' is not defined for MyAP")):
+        sqlrank_spark.evaluate(str(qrels), str(run), ["MyAP"], spark=spark, ties="average")
