@@ -303,3 +303,30 @@ def test_spark_computes_a_defined_measure_as_the_single_machine(twins, spark, tr
         {r["query_id"]: r["value"] for r in result if r["measure"] == "AP"}
     with pytest.raises(sqlrank.MeasureError, match=re.escape("ties='average' is not defined for MyAP")):
         sqlrank_spark.evaluate(str(qrels), str(run), ["MyAP"], spark=spark, ties="average")
+
+
+# ---------------------------------------------------------------- docs/custom-measures.md, evaluated
+
+def test_the_documented_definitions_give_the_documented_numbers(tmp_path):
+    toml = re.search(r"```toml\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.DOTALL).group(1)
+    definitions = tmp_path / "defs.toml"
+    definitions.write_text(toml, encoding="utf-8")
+    assert [m.name for m in sqlrank.define_file(definitions)] == ["MyP", "SearchLength"]
+    # the worked examples' judgments and rankings (scores falling with the rank)
+    qrels = pa.table({"query_id": ["q1"] * 4 + ["q2", "q2", "q3"], "doc_id": ["a", "b", "c", "x", "d", "x", "e"],
+                      "relevance": [1, 1, 1, 0, 1, 0, 1]})
+    rankings = {"q1": "a x b y z w c", "q2": "u x d", "q3": "u v"}
+    run = pa.table({"query_id": [q for q, docs in rankings.items() for _ in docs.split()],
+                    "doc_id": [d for docs in rankings.values() for d in docs.split()],
+                    "score": [10.0 - place for docs in rankings.values() for place in range(len(docs.split()))]})
+    try:
+        result = sqlrank.evaluate(qrels, run, ["MyP@5", "P@5", "MyP", "P", "SearchLength@5"])
+    finally:
+        sqlrank.undefine("MyP")
+        sqlrank.undefine("SearchLength")
+    values = {(row["measure"], row["query_id"]): row["value"] for row in result.to_arrow().to_pylist()}
+    assert values[("MyP@5", "q1")] == values[("P@5", "q1")] == 2 / 5
+    assert values[("MyP", "q1")] == values[("P", "q1")] == 3 / 7 == 0.42857142857142855
+    assert [values[("SearchLength@5", q)] for q in ("q1", "q2", "q3", "all")] == \
+        [1 - 1, 3 - 1, min(5, 2), (0 + 2 + 2) / 3]
+    assert (0 + 2 + 2) / 3 == 1.3333333333333333
