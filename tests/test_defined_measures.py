@@ -273,8 +273,8 @@ def test_the_cli_evaluates_a_measure_of_a_definitions_file(tmp_path, trec_data):
                                  "aggregate, params, needs, definition, better); did you mean 'expression'?"),
     ("[MyP]\ncutoff = true\n", "defs.toml: [MyP]: no expression; give the measure's SQL as expression = '''...'''"),
     ("[map]\nexpression = '1'\n", "defs.toml: [map]: map is already a name of sqlrank's own measures"),
-    ("[MyP]\nexpression = '1\n", "defs.toml: not a TOML file of definitions: Illegal character '\\n' (at line 2, "
-                                 "column 17)"),
+    ("[MyP]\nexpression = '1'\ncutoff = yes\n", "defs.toml: not a TOML file of definitions: Invalid value (at line 3, "
+                                               "column 10)"),
     ("MyP = '1'\n", "defs.toml: 'MyP' is a value, not a table; each measure is a table"),
 ])
 def test_a_bad_definitions_file_is_one_line_naming_the_file_and_the_measure(tmp_path, trec_data, text, message):
