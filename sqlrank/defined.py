@@ -277,7 +277,7 @@ RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double
 
 def library_sql() -> str:
     """sqlrank.defined_value and sqlrank.defined_rankings, the library's part of every defined measure."""
-    where = {"measure": "measure", "num_ret": "ranking.num_ret"}
+    where = {"measure": "measure", "retrieved": "ranking.num_ret"}
     not_a_number = f"error('sqlrank: ' || {sqlgen.template(messages.DEFINED_NOT_A_NUMBER, **where, found=_found())})"
     average = sqlgen.template(messages.DEFINED_AVERAGE, policy=sqlgen.literal("ties := 'average'"), measure="measure")
     return f"""
