@@ -135,17 +135,11 @@ def _refuse_builtin(name: str) -> None:
     """A MeasureError when `name` is already a spelling of a built-in measure (nDCG, map, P_5, hits, all_trec ...)."""
     from .measures import parse
 
-    with _LOCK:
-        own = _DEFINED.pop(name.lower(), None)  # parsed as if undefined: the parser finds the built-ins first
     try:
-        taken = parse(name)
+        taken = parse(name)  # the parser tries every built-in spelling before the defined measures
     except MeasureError:
-        taken = None
-    finally:
-        if own is not None:
-            with _LOCK:
-                _DEFINED.setdefault(name.lower(), own)
-    if taken:
+        return
+    if not all(isinstance(getattr(m, "definition", None), DefinedMeasure) for m in taken):
         meaning = ", ".join(str(m) for m in taken[:3]) + (", ..." if len(taken) > 3 else "")
         raise MeasureError(f"{name} is already a name of sqlrank's own measures (it reads as {meaning}); give the "
                            "measure you define another name (`sqlrank measures` lists the built-in ones)")
@@ -188,10 +182,20 @@ def install(con, measures) -> None:
 def expression_error(measure: DefinedMeasure, error: Exception) -> MeasureError:
     """DuckDB's refusal of the expression, in one line naming the measure."""
     message = first_line(error)
-    if f"sqlrank: {measure.name}: " in message:  # sqlrank.defined_value's own words
-        return MeasureError(message[message.index(f"sqlrank: {measure.name}: ") + len("sqlrank: "):])
+    if own := _own_words(message, [measure]):
+        return own
     return MeasureError(f"{measure.name}: its SQL expression fails in DuckDB: {message} "
                         f"(expression: {_shown(measure.expression)})")
+
+
+def _own_words(message: str, measures: list[DefinedMeasure]) -> MeasureError | None:
+    """sqlrank.defined_value's message about one of `measures` (`MyP: its expression gave NULL ...`) out of
+    DuckDB's (`Invalid Input Error: sqlrank: MyP: ...`), or None."""
+    for measure in measures:
+        start = message.find(f"sqlrank: {measure.name}: ")
+        if start >= 0:
+            return MeasureError(message[start + len("sqlrank: "):])
+    return None
 
 
 # rankings the expression is tried on before it is registered: a query the run missed, one with judged
@@ -229,10 +233,7 @@ def evaluation_error(measures, error: Exception) -> MeasureError | None:
     if not defined:
         return None
     message = first_line(error)
-    named = next((m for m in defined if f"sqlrank: {m.name}: " in message), None)
-    if named:  # sqlrank.defined_value's own words
-        return MeasureError(message[message.index(f"sqlrank: {named.name}: ") + len("sqlrank: "):])
-    return MeasureError(f"evaluation failed in a defined measure's SQL ({', '.join(m.name for m in defined)}): "
+    return _own_words(message, defined) or MeasureError(f"evaluation failed in a defined measure's SQL ({', '.join(m.name for m in defined)}): "
                         f"{message}")
 
 
@@ -249,7 +250,7 @@ def shell_sql(measure: DefinedMeasure) -> str:
     """The two macros that make `measure` in the DuckDB shell (the contract of docs/custom-measures.md): its
     formula `sqlrank.measure_<name>(ranking, k, <params>)` and its table macro `sqlrank.<name>(qrels, run, ...)`,
     which checks its cutoff and parameters as a built-in one does (macros.py)."""
-    from .macros import parameter_argument, parameter_check
+    from .macros import RUN_OPTIONS, parameter_argument, parameter_check
 
     name, label = measure.name.lower(), sqlgen.literal(measure.name)
     formula = ", ".join(("ranking", "k", *measure.params))
@@ -267,12 +268,6 @@ def shell_sql(measure: DefinedMeasure) -> str:
             f"    FROM sqlrank.defined_rankings(qrels_table, run_table, {label}, {'k' if measure.cutoff else 'NULL'}, "
             f"{forwarded})\n"
             f"    WHERE {checks};\n")
-
-
-# the options of every table macro after the measure's own parameters, as the built-in ones take them
-# (macros._RUN_OPTIONS)
-RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double"), ("judged_only", False),
-               ("ties", "trec"), ("qrels_columns", None), ("run_columns", None), ("validate", True))
 
 
 def library_sql() -> str:

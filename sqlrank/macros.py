@@ -75,7 +75,7 @@ def sql_script(table_macros: bool = True) -> str:
 
 # the options every shell table macro takes after the measure's own parameters: how the run is read and ordered,
 # how the inputs' columns are named, and whether the inputs are checked (sql/20_rankings.sql)
-_RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double"), ("judged_only", False),
+RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double"), ("judged_only", False),
                 ("ties", "trec"), ("qrels_columns", None), ("run_columns", None), ("validate", True))
 
 
@@ -120,7 +120,7 @@ def registry_sql(table_macros: bool = True) -> str:
     statements = []
     for definition in REGISTRY.values() if table_macros else ():
         options = ([("k", None)] if definition.cutoff else []) + [
-            (name, PARAMETERS[name].default) for name in definition.params] + list(_RUN_OPTIONS)
+            (name, PARAMETERS[name].default) for name in definition.params] + list(RUN_OPTIONS)
         signature = ", ".join(["qrels_table", "run_table"] + [f"{name} := {sqlgen.literal(value)}"
                                                              for name, value in options])
         name = f"sqlrank.{definition.macro}"
