@@ -239,7 +239,7 @@ def sqlgen_literal(path: Path) -> str:
 
 DEFINITIONS = """
 # P@k written again
-[MyP]
+[FileP]
 expression = '''
 coalesce(CAST(len(sqlrank.relevant_ranks(ranking, k, rel)) AS DOUBLE)
          / NULLIF(coalesce(k, ranking.num_ret), 0), 0)
@@ -253,17 +253,17 @@ def test_the_cli_evaluates_a_measure_of_a_definitions_file(tmp_path, trec_data):
     definitions.write_text(DEFINITIONS, encoding="utf-8")
     try:
         done = invoke("eval", trec_data / "qrels.test", trec_data / "results.test", "--define", definitions,
-                      "-m", "MyP@10", "-m", "P@10", "-m", "MyP(rel=2)", "-q", "-f", "csv")
+                      "-m", "FileP@10", "-m", "P@10", "-m", "FileP(rel=2)", "-q", "-f", "csv")
         assert done.exit_code == 0, done.stderr
         rows = [line.replace('"', "").split(",") for line in done.stdout.splitlines()[1:]]  # run, query, measure, value
         values = {(query, measure): float(value) for _, query, measure, value in rows}
         for query in ("301", "302", "303", "all"):
-            assert values[(query, "MyP@10")] == values[(query, "P@10")]
-        assert values[("all", "MyP@10")] == pytest.approx(0.3)  # trec_eval's P_10 (expected_all_trec_full.csv)
+            assert values[(query, "FileP@10")] == values[(query, "P@10")]
+        assert values[("all", "FileP@10")] == pytest.approx(0.3)  # trec_eval's P_10 (expected_all_trec_full.csv)
         sql = invoke("sql", "--define", definitions)
-        assert sql.exit_code == 0 and "CREATE OR REPLACE MACRO sqlrank.myp(qrels_table, run_table, k := NULL" in sql.stdout
+        assert sql.exit_code == 0 and "CREATE OR REPLACE MACRO sqlrank.filep(qrels_table, run_table, k := NULL" in sql.stdout
     finally:
-        sqlrank.undefine("MyP")
+        sqlrank.undefine("FileP")
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -311,6 +311,7 @@ def test_the_documented_definitions_give_the_documented_numbers(tmp_path):
     toml = re.search(r"```toml\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.DOTALL).group(1)
     definitions = tmp_path / "defs.toml"
     definitions.write_text(toml, encoding="utf-8")
+    before = [m.keywords() for m in sqlrank.defined.defined_measures() if m.name == "MyP"]
     assert [m.name for m in sqlrank.define_file(definitions)] == ["MyP", "SearchLength"]
     # the worked examples' judgments and rankings (scores falling with the rank)
     qrels = pa.table({"query_id": ["q1"] * 4 + ["q2", "q2", "q3"], "doc_id": ["a", "b", "c", "x", "d", "x", "e"],
@@ -322,8 +323,9 @@ def test_the_documented_definitions_give_the_documented_numbers(tmp_path):
     try:
         result = sqlrank.evaluate(qrels, run, ["MyP@5", "P@5", "MyP", "P", "SearchLength@5"])
     finally:
-        sqlrank.undefine("MyP")
         sqlrank.undefine("SearchLength")
+        sqlrank.undefine("MyP")
+        sqlrank.defined.redefine(before)  # the twins' MyP, where this module's fixture made it
     values = {(row["measure"], row["query_id"]): row["value"] for row in result.to_arrow().to_pylist()}
     assert values[("MyP@5", "q1")] == values[("P@5", "q1")] == 2 / 5
     assert values[("MyP", "q1")] == values[("P", "q1")] == 3 / 7 == 0.42857142857142855
