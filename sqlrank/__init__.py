@@ -13,7 +13,7 @@ from .compare import Comparison, compare
 from .defined import define, undefine
 from .defined_file import define_file
 from . import defined
-from .engine import EMPTY_POLICIES, MISSING_POLICIES, NAMES, SCORE_PRECISIONS, TIE_POLICIES, evaluate
+from .engine import EMPTY_POLICIES, INTERPOLATIONS, MISSING_POLICIES, NAMES, SCORE_PRECISIONS, TIE_POLICIES, evaluate
 from .fusion import METHODS as FUSION_METHODS, NORMS as FUSION_NORMS, fuse, optimize_fusion
 from .run_files import RUN_FORMATS, write as write_run, format_for as run_format_for
 from .errors import EvaluationError, InputError, MeasureError, OutputError, ResourceError, SqlrankError, SqlrankNotice
@@ -63,6 +63,7 @@ __all__ = [
     "evaluate", "compare", "fuse", "optimize_fusion", "FUSION_METHODS", "FUSION_NORMS", "RUN_FORMATS", "write_run", "run_format_for", "Comparison", "plot", "connect", "install", "sql_script", "load_run", "load_qrels", "query", "export", "run_name",
     "parse_measures", "split_measure_names", "describe_measures", "REGISTRY", "DEFAULT_MEASURES", "MEASURE_PARAMETERS", "Measure", "Result",
     "EMPTY_POLICIES", "MISSING_POLICIES", "NAMES", "INPUT_FORMATS", "DUPLICATE_POLICIES", "SCORE_PRECISIONS", "TIE_POLICIES",
+    "INTERPOLATIONS",
     "SqlrankError", "InputError", "MeasureError", "EvaluationError", "OutputError", "ResourceError", "SqlrankNotice",
     "define", "undefine", "define_file", "defined", "limits", "user_sql", "plots", "escaping", "__version__",
 ]

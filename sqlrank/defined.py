@@ -215,7 +215,7 @@ def try_expression(measure: DefinedMeasure) -> None:
     from .macros import library_connection
 
     cutoffs = ("CAST(NULL AS BIGINT)", "CAST(2 AS BIGINT)") if measure.cutoff else ("CAST(NULL AS BIGINT)",)
-    defaults = [sqlgen.literal(PARAMETERS[name].default) for name in measure.params]
+    defaults = [sqlgen.literal(measure.default(name)) for name in measure.params]
     calls = [sqlgen.call(function_name(measure), ranking, cutoff, *defaults)
              for ranking in _TRIAL_RANKINGS for cutoff in cutoffs]
     with library_connection() as con:
@@ -254,7 +254,7 @@ def shell_sql(measure: DefinedMeasure) -> str:
 
     name, label = measure.name.lower(), sqlgen.literal(measure.name)
     formula = ", ".join(("ranking", "k", *measure.params))
-    options = ([("k", None)] if measure.cutoff else []) + [(p, PARAMETERS[p].default) for p in measure.params]
+    options = ([("k", None)] if measure.cutoff else []) + [(p, measure.default(p)) for p in measure.params]
     signature = ", ".join(["qrels_table", "run_table"] + [f"{option} := {sqlgen.literal(value)}" for option, value
                                                          in options + list(RUN_OPTIONS)])
     cutoff = sqlgen.call("sqlrank.valid_cutoff", "k", label) if measure.cutoff else "NULL"

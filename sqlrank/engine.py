@@ -37,7 +37,7 @@ from .measures import Measure, TextMeasure, parse_labelled
 from .readers import QRELS_TABLE, load_inputs
 from .readers.base import FORMAT, INPUT_RANK
 from .readers.files import check_unchanged
-from .registry import REGISTRY, SPREADS
+from .registry import PARAMETERS, REGISTRY, SPREADS
 from .result import Report, Result, RunReport
 
 MISSING_POLICIES = ("zero", "skip", "error")
@@ -45,6 +45,8 @@ NAMES = ("asked", "canonical")  # what the measure column calls a measure (evalu
 SCORE_PRECISIONS = ("double", "float32")
 # how documents of equal score are ordered (docs/tie-policies.md); sql/11_judged_ranking.sql orders them
 TIE_POLICIES = ("trec", "docid_asc", "optimistic", "pessimistic", "average", "input")
+# how IPrec and AvgIPrec count the relevant documents at a recall level (the measures' `interpolation`)
+INTERPOLATIONS = PARAMETERS["interpolation"].choices
 JUDGED_TABLE = "sqlrank_judged"
 
 
@@ -54,6 +56,7 @@ def evaluate(
     measures,
     *,
     rel: float | None = None,
+    interpolation: str | None = None,
     missing: str = "zero",
     empty: str = "zero",
     duplicates: str = "error",
@@ -91,6 +94,9 @@ def evaluate(
     measures: names such as "nDCG@10", "AP(rel=2)", "ndcg_cut_10", "mrr", in a list or one string
         ("nDCG@10 AP", "ndcg@10,map"), or ir_measures Measure objects (nDCG@10).
     rel: relevance level for measures that do not name one (trec_eval -l).
+    interpolation: IPrec's and AvgIPrec's count of relevant documents at a recall level, for those that do
+        not name one: "trec_eval10" (the default, lround) or "trec_eval9" (trec_eval 9.x's and pytrec_eval's
+        (long)(recall · R + 0.9), which ir_measures, ranx and PyTerrier print; docs/trec-semantics.md).
     missing: qrels queries absent from a run score 0 ("zero", trec_eval -c),
         are left out ("skip", pytrec_eval) or are an error ("error").
     empty: qrels queries with no relevant judgment (no label >= rel): score 0 on every measure ("zero"),
@@ -137,7 +143,7 @@ def evaluate(
     """
     _check_choice("names", names, NAMES)
     _check_choice("empty", empty, EMPTY_POLICIES)
-    labelled = parse_labelled(measures, rel=rel, text_lines=True)
+    labelled = parse_labelled(measures, rel=rel, interpolation=interpolation, text_lines=True)
     asked = [m for _, m in labelled]
     labels = [label if names == "asked" else str(m) for label, m in labelled if isinstance(m, Measure)]
     depth, aggregates = check_options([m for m in asked if isinstance(m, Measure)], missing, score_precision, depth,

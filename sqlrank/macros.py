@@ -120,7 +120,7 @@ def registry_sql(table_macros: bool = True) -> str:
     statements = []
     for definition in REGISTRY.values() if table_macros else ():
         options = ([("k", None)] if definition.cutoff else []) + [
-            (name, PARAMETERS[name].default) for name in definition.params] + list(RUN_OPTIONS)
+            (name, definition.default(name)) for name in definition.params] + list(RUN_OPTIONS)
         signature = ", ".join(["qrels_table", "run_table"] + [f"{name} := {sqlgen.literal(value)}"
                                                              for name, value in options])
         name = f"sqlrank.{definition.macro}"

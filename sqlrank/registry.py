@@ -33,9 +33,9 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("gain", "linear", ("linear", "exp"),
                   "linear = label; exp = 2^label - 1; or a gain map, written gains={1:3,2:9} (trec_eval's ndcg.1=3,2=9): "
                   "the labels it names get its gains, the others stay linear"),
-        Parameter("discount", "log2", ("log2", "jarvelin", "ln"),
-                  "1/log2(i+1); Järvelin's 1/log_base(i) from i = base; 1/ln(i+1)"),
-        Parameter("base", 2, help="log base of the jarvelin discount", minimum_exclusive=1),
+        Parameter("discount", "log2", ("log2", "jarvelin", "ln", "log"),
+                  "1/log2(i+1); Järvelin's 1/log_base(i) from i = base; 1/ln(i+1); 1/log_base(i+1)"),
+        Parameter("base", 2, help="log base of the jarvelin and log discounts", minimum_exclusive=1),
         Parameter("ideal", "qrels", ("qrels", "run"), "ideal ranking from all judgments, or from the retrieved list"),
         Parameter("denominator", "R", ("R", "min_R_k", "retrieved"),
                   "AP divides by R, min(R, k) or relevant retrieved"),
@@ -44,12 +44,25 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("relevant_missed", 0, help="Utility's weight of each relevant document not retrieved"),
         Parameter("recall", None, help="IPrec's recall level, written IPrec@0.1 (trec_eval's iprec_at_recall_0.10)"),
         Parameter("multiple", None, help="RprecMult's multiple of R, written RprecMult@0.2 (trec_eval's Rprec_mult_0.20)"),
-        Parameter("p", 0.8, help="RBP's persistence: the chance of reading on from one rank to the next",
+        Parameter("p", 0.8, help="RBP's persistence: the chance of reading on from one rank to the next "
+                                 "(NERR10's default is 0.9, Compat's 0.95, as in ir_measures)",
                   minimum_exclusive=0),
         Parameter("max_grade", 4, help="ERR's highest label: R = (2^label - 1) / 2^max_grade (gdeval's 4)"),
         Parameter("levels", (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
                   help="AvgIPrec's recall levels, written levels=[0.25,0.5,0.75] (trec_eval's 11pt_avg..25,.5,.75)"),
         Parameter("beta", 1, help="SetF's weight of recall, used as is (trec_eval's set_F.x; the usual F_b has b²)"),
+        Parameter("interpolation", "trec_eval10", ("trec_eval10", "trec_eval9"),
+                  "IPrec's and AvgIPrec's count of relevant documents for recall · R: trec_eval 10's lround, or "
+                  "trec_eval 9's (long)(recall · R + 0.9), which pytrec_eval, ir_measures, ranx and PyTerrier print"),
+        # the C/W/L user models (ir_measures' cwl_eval provider) and Compat
+        Parameter("T", 1, help="C/W/L's total gain the user wants (INST, INSQ, BPM, NERR11), in scaled gains",
+                  minimum_exclusive=0),
+        Parameter("min_rel", 0, help="C/W/L's lowest label: gain = (label - min_rel) / (max_rel - min_rel), clipped "
+                                     "into [0, 1]"),
+        Parameter("max_rel", 1, help="C/W/L's highest label: labels from it up gain 1 (1: binary gains; ir_measures "
+                                     "has no default: give your scale's highest label for graded gains)"),
+        Parameter("normalize", "True", ("True", "False"),
+                  "Compat: True divides by the ideal ranking's own compatibility (ir_measures' spelling)"),
     )
 }
 
@@ -110,6 +123,13 @@ class MeasureDef:
     # values under which it is not (ideal=run: the ideal of a random part of the group)
     ties_average_depth: bool = True
     ties_average_depth_unless: tuple[tuple[str, object], ...] = ()
+    # a parameter's default for this measure where it is not PARAMETERS' own, as ir_measures gives it
+    # (NERR10's p is 0.9, Compat's 0.95, RBP's 0.8)
+    defaults: dict = field(default_factory=dict)
+
+    def default(self, parameter: str) -> object:
+        """This measure's default value of one of its parameters."""
+        return self.defaults.get(parameter, PARAMETERS[parameter].default)
 
     def needs_for(self, params: dict) -> set[str]:
         """What this measure, with these parameter values, needs from the ranking pass."""
@@ -200,10 +220,10 @@ REGISTRY: dict[str, MeasureDef] = {
                    ("rel",), cutoff=False, trec_name="binG", ties_average="average",
                    ties_average_depth=False),
         MeasureDef("IPrec", "iprec", "highest precision once lround(recall · R) relevant documents are retrieved",
-                   ("rel", "recall"), cutoff=False, at="recall", trec_family="iprec_at_recall",
+                   ("rel", "recall", "interpolation"), cutoff=False, at="recall", trec_family="iprec_at_recall",
                    trec_default_cutoffs=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)),
         MeasureDef("AvgIPrec", "avg_iprec", "mean of IPrec at the recall levels 0.0, 0.1, ..., 1.0 (11-point average)",
-                   ("rel", "levels"), cutoff=False, aliases=("11pt_avg",), trec_name="11pt_avg", trec_values=("levels",)),
+                   ("rel", "levels", "interpolation"), cutoff=False, aliases=("11pt_avg",), trec_name="11pt_avg", trec_values=("levels",)),
         MeasureDef("RprecMult", "rprec_mult", "P@c with c = (long)(multiple · R + 0.9)", ("rel", "multiple"),
                    cutoff=False, at="multiple", trec_family="Rprec_mult",
                    trec_default_cutoffs=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0), ties_average="average"),
@@ -237,6 +257,29 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the retrieved set, or of P@k and R@k",
                    ("rel", "beta"), aliases=("set_F",), trec_name="set_F", trec_values=("beta",),
                    ties_average="average"),
+        # ---- the C/W/L user models as ir_measures' cwl_eval provider computes them (sql/23_cwl.sql), ranx's rbp.p
+        MeasureDef("INST", "inst", "C/W/L: reads on with ((i + T + T_i - 1) / (i + T + T_i))², T_i = T - gain so far",
+                   ("T", "min_rel", "max_rel"), cutoff=False),
+        MeasureDef("INSQ", "insq", "C/W/L: reads on with ((i + 2T - 1) / (i + 2T))²", ("T", "min_rel", "max_rel"),
+                   cutoff=False),
+        MeasureDef("BPM", "bpm", "C/W/L: gain of the first s documents / s, s where the gain reaches T or k",
+                   ("T", "min_rel", "max_rel")),
+        MeasureDef("SDCG", "sdcg", "DCG@k / the DCG@k of k top-label documents, gains scaled into [0, 1]",
+                   ("min_rel", "max_rel")),
+        MeasureDef("NERR8", "nerr8", "C/W/L: reads on with 1 - gain_i up to k (ERR's stops without its 1/i)",
+                   ("min_rel", "max_rel")),
+        MeasureDef("NERR9", "nerr9", "C/W/L: reads on with i / (i + 1) · (1 - gain_i) up to k", ("min_rel", "max_rel")),
+        MeasureDef("NERR10", "nerr10", "C/W/L: reads on with p · (1 - gain_i)", ("p", "min_rel", "max_rel"),
+                   cutoff=False, defaults={"p": 0.9}),
+        MeasureDef("NERR11", "nerr11", "C/W/L: reads on with ((i + 2T - 1) / (i + 2T))² · (1 - gain_i)",
+                   ("T", "min_rel", "max_rel"), cutoff=False),
+        MeasureDef("LabelRBP", "label_rbp", "(1 - p) Σ_{relevant i<=k} label_i · p^(i-1): ranx's rbp.p",
+                   ("rel", "p"), ties_average="average"),
+        # ---- ir_measures' Compat and Accuracy
+        MeasureDef("Compat", "compat", "rank-biased overlap (p) with the ideal ranking, over the ideal's own",
+                   ("p", "normalize"), cutoff=False, defaults={"p": 0.95}),
+        MeasureDef("Accuracy", "accuracy", "(relevant, other) pairs within k ranked relevant first / all such pairs",
+                   ("rel",)),
     )
 }
 

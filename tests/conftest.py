@@ -50,17 +50,29 @@ def spark_unavailable() -> str | None:
     return None
 
 
+def require_spark() -> None:
+    """Skip where Spark cannot run (pyspark or Java missing); in CI (the environment variable CI set), fail."""
+    reason = spark_unavailable()
+    if reason:
+        if os.environ.get("CI"):
+            pytest.fail(f"the Spark tests must run in CI: {reason}")
+        pytest.skip(reason)
+
+
+@pytest.fixture
+def spark_can_start():
+    """For a test that starts Spark in a process of its own: the same skip as `spark`, without the suite's
+    session, so the test is not held to the Spark tests' one worker."""
+    require_spark()
+
+
 @pytest.fixture(scope="session")
 def spark():
     """One local SparkSession for every Spark test: starting a JVM costs seconds, a session per module adds up.
 
     Without pyspark or Java the tests are skipped locally and fail in CI (the environment variable CI set).
     """
-    reason = spark_unavailable()
-    if reason:
-        if os.environ.get("CI"):
-            pytest.fail(f"the Spark tests must run in CI: {reason}")
-        pytest.skip(reason)
+    require_spark()
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")

@@ -19,18 +19,19 @@ import pytest
 
 import sqlrank
 
-ranx = pytest.importorskip("ranx")
+from ranx_reference import ranx
 
 
 def generated_runs(trec_data, count: int = 3) -> dict[str, dict]:
-    """results.test with its scores perturbed by seeded noise: runs that rank the same documents differently."""
+    """results.test with its scores perturbed by seeded noise: runs that rank the same documents differently,
+    with no tied scores inside a query (where ranx and sqlrank could order ties apart)."""
     lines = [line.split() for line in (trec_data / "results.test").read_text().splitlines() if line.strip()]
     runs = {}
     for number in range(count):
         rng = random.Random(number)
         run: dict = {}
         for query, _, doc, _, score, _ in lines:
-            run.setdefault(query, {})[doc] = float(score) + rng.gauss(0, 0.5 * number)
+            run.setdefault(query, {})[doc] = float(score) + rng.gauss(0, 0.5 * number + 0.01)
         runs[f"gen{number}"] = run
     return runs
 

@@ -118,12 +118,12 @@ def test_ms_marco_and_beir_qrels_on_spark(spark, tmp_path):
 
 # ---------------------------------------------------------------- 3: other tools' files and objects
 
-ranx = pytest.importorskip("ranx")
+from ranx_reference import ranx
 
 
 def test_ranx_files_parquet_json_lz4(tmp_path):
-    """The files Run.save / Qrels.save write: their own writers (ranx.io) called directly, since Run.save
-    first sorts the run with numba, seconds of compiling for a test; parquet is their to_dataframe()'s."""
+    """The files Run.save / Qrels.save write: their own writers (ranx.io), which Run.save calls after
+    sorting the run, called directly; parquet is their to_dataframe()'s."""
     pytest.importorskip("lz4")
     pytest.importorskip("cbor2")
     pandas = pytest.importorskip("pandas")
@@ -446,7 +446,7 @@ def test_to_pandas_once_for_every_table():
     assert set(per_query["query_id"]) == set(QRELS) and len(per_query) == 2 * len(QRELS)
 
 
-def test_the_spark_engine_prints_only_sqlranks_notices(tmp_path, spark):  # spark: skipped (failed in CI) where it cannot run
+def test_the_spark_engine_prints_only_sqlranks_notices(tmp_path, spark_can_start):
     """`sqlrank eval --engine spark` in a process of its own, as the user runs it (a new JVM: Spark's logging
     is set when it starts): stderr holds sqlrank's notices and nothing from Spark, the working folder no
     spark-warehouse/. The JVM's own line about the incubator module Spark adds cannot be configured away."""

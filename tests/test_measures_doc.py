@@ -204,9 +204,10 @@ def test_the_section_names_the_parameters_with_defaults_and_choices(name):
         assert text.lower().startswith("none"), f"{name} takes no parameter: say 'none'"
     for parameter in (PARAMETERS[p] for p in declared):
         assert f"`{parameter.name}`" in text, f"{name}: parameter {parameter.name} not named"
-        if not isinstance(parameter.default, (tuple, type(None))):
-            assert re.search(rf"`{parameter.name}`[^`]*?default `{re.escape(str(parameter.default))}`", text), (
-                f"{name}: write '`{parameter.name}`..., default `{parameter.default}`'")
+        default = REGISTRY[name].default(parameter.name)  # the measure's own (NERR10's p is 0.9)
+        if not isinstance(default, (tuple, type(None))):
+            assert re.search(rf"`{parameter.name}`[^`]*?default `{re.escape(str(default))}`", text), (
+                f"{name}: write '`{parameter.name}`..., default `{default}`'")
         for choice in parameter.choices:
             assert f"`{choice}`" in text, f"{name}: parameter {parameter.name}'s choice {choice} not named"
 

@@ -42,6 +42,11 @@ def eval_command(
     spark_buckets: Annotated[Optional[int], typer.Option(
         "--spark-buckets", metavar="N", min=1, max=sqlrank.limits.MAX_BUCKETS, show_default=False,
         help="groups of queries for --engine spark, each held in one worker's memory [default: from the run's size]")] = None,
+    # trec_eval's flags sqlrank does not take, declared only to be refused by name (arguments.refuse_trec_eval_flags)
+    debug_level: Annotated[Optional[str], typer.Option("-D", "--Debug_level", hidden=True)] = None,
+    docs_in_collection: Annotated[Optional[str], typer.Option("-N", "--Number_docs_in_coll", hidden=True)] = None,
+    zscores: Annotated[Optional[str], typer.Option("-Z", "--Zscore", hidden=True)] = None,
+    rel_format: Annotated[Optional[str], typer.Option("-R", "--Rel_info_format", hidden=True)] = None,
  *,
     evaluation: dict,
 ) -> None:
@@ -52,6 +57,8 @@ def eval_command(
     out or duplicated go to stderr.
     """
     with failures.user_errors():
+        arguments.refuse_trec_eval_flags({"-D": debug_level, "-N": docs_in_collection, "-Z": zscores,
+                                          "-R": rel_format})
         named_runs, paths = arguments.named_runs(runs)
         options, settings = arguments.evaluation(evaluation)
         fmt_name, target = arguments.destination(fmt, output, inputs=(qrels, *paths))

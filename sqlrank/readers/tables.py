@@ -293,7 +293,7 @@ def explainer(*, text: bool = True, line_fix: str = "check the line", otherwise=
         if error is None or (_is_conversion_error(error) and loaded.source):
             return bad_row_error(con, loaded, kind, error)
         return files.read_error(loaded, error, text=text, line_fix=line_fix,
-                                otherwise=otherwise(loaded, error) if otherwise else None)
+                                otherwise=otherwise(loaded, error) if otherwise else None, con=con)
     return explain
 
 

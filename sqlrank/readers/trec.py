@@ -121,7 +121,7 @@ def example(kind: str) -> str:
 
 def explain(con, loaded: Loaded, kind: str, error: Exception | None) -> SqlrankError:
     """Loaded.explain for TREC text: a bad line by its number (line_error), a failed read by files.read_error."""
-    return line_error(con, loaded, kind) if error is None else read_error(loaded, error)
+    return line_error(con, loaded, kind) if error is None else read_error(loaded, error, con=con)
 
 
 def _loaded(table: str, path: Path, compression: str, kind: str) -> Loaded:

@@ -13,6 +13,7 @@ from ..measures import parse_labelled
 from .buckets import BUCKET, OUTPUT_FIELDS, bucket_evaluator
 from .checks import check_options, whole_job_checks
 from .readers import canonical, input_of, read_runs, names_by_source, read_source, list_run_names
+from .refusals import empty_run_id
 from .report import collect_notes, merge_reports
 from .result import SparkResult
 from .runtime import import_pyspark, session
@@ -48,7 +49,7 @@ def _check_arguments(qrels, run, spark, threads) -> None:
 
 
 def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, rel: float | None = None,
-             missing: str = "zero", duplicates: str = "error", depth: int | None = None,
+             interpolation: str | None = None, missing: str = "zero", duplicates: str = "error", depth: int | None = None,
              score_precision: str = "double", judged_only: bool = False, aggregates=(), names: str = "asked",
              ties: str = "trec", query_col: str | None = None, doc_col: str | None = None,
              score_col: str | None = None, relevance_col: str | None = None, run_col: str | None = None,
@@ -72,7 +73,7 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     """
     _check_arguments(qrels, run, spark, threads)
     engine._check_choice("names", names, engine.NAMES)
-    labelled = parse_labelled(measures, rel=rel)
+    labelled = parse_labelled(measures, rel=rel, interpolation=interpolation)
     parsed = [measure for _, measure in labelled]
     labels = [label if names == "asked" else str(measure) for label, measure in labelled]
     aggregates = check_options(missing, duplicates, depth, score_precision, buckets, ties, judged_only, aggregates,
@@ -90,6 +91,8 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     qrels_frame = canonical(qrels_frame, qrels_label, "qrels", qrels_mapping, duplicates)
     runs = read_runs(spark, run, run_mapping, duplicates, ties)  # [(run_id or None, frame, label, named, Input)]
     run_names = list_run_names(runs)
+    if None in run_names:
+        raise empty_run_id(runs)
     run_frame = runs[0][1]
     for _, frame, _, _, _ in runs[1:]:
         run_frame = run_frame.unionByName(frame)
