@@ -165,9 +165,8 @@ BAD_DEFINITIONS = [
     ("Bad", " ", {}, "Bad: the expression is the measure's SQL, e.g. 'len(sqlrank.relevant_ranks(ranking, k, 1))'; "
                      "got ' '"),
     ("Bad", "1", {"aggregate": "median"}, "Bad: unknown aggregate 'median' (expected one of: mean, sum, gm)"),
-    ("Bad", "1", {"params": ("relevance",)}, "Bad: unknown params 'relevance' (expected some of: rel, gain, discount, "
-                                             "base, ideal, denominator, relevant_retrieved, nonrelevant_retrieved, "
-                                             "relevant_missed, recall, multiple, p, max_grade, levels, beta)"),
+    ("Bad", "1", {"params": ("relevance",)}, "Bad: unknown params 'relevance' (expected some of: "
+                                             f"{', '.join(sqlrank.MEASURE_PARAMETERS)})"),
     ("map", "1", {}, "map is already a name of sqlrank's own measures (it reads as AP); give the measure you define "
                      "another name (`sqlrank measures` lists the built-in ones)"),
     ("ndcg_cut_10", "1", {}, "ndcg_cut_10 is already a name of sqlrank's own measures (it reads as nDCG@10); give the "
