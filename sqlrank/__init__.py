@@ -10,6 +10,9 @@ This module is the public API: the command line (sqlrank.cli) uses nothing else.
 
 from .checks import DUPLICATE_POLICIES
 from .compare import Comparison, compare
+from .defined import define, undefine
+from .defined_file import define_file
+from . import defined
 from .engine import EMPTY_POLICIES, INTERPOLATIONS, MISSING_POLICIES, NAMES, SCORE_PRECISIONS, TIE_POLICIES, evaluate
 from .fusion import METHODS as FUSION_METHODS, NORMS as FUSION_NORMS, fuse, optimize_fusion
 from .run_files import RUN_FORMATS, write as write_run, format_for as run_format_for
@@ -63,6 +66,6 @@ __all__ = [
     "EMPTY_POLICIES", "MISSING_POLICIES", "NAMES", "INPUT_FORMATS", "DUPLICATE_POLICIES", "SCORE_PRECISIONS", "TIE_POLICIES",
     "INTERPOLATIONS",
     "SqlrankError", "InputError", "MeasureError", "EvaluationError", "OutputError", "ResourceError", "SqlrankNotice",
-    "limits", "user_sql", "plots", "escaping", "__version__",
+    "define", "undefine", "define_file", "defined", "limits", "user_sql", "plots", "escaping", "__version__",
     "LIST_MEASURES", "LIST_PARAMETERS",
 ]

@@ -27,16 +27,17 @@ from contextlib import contextmanager
 
 import duckdb
 
-from . import sqlgen
+from . import defined, sqlgen
+from . import lists as lists_module
 from .checks.gains import exponential_measures, refuse_overflowing_gains
 from .checks.empty_truth import EMPTY_POLICIES, apply_empty_policy, check_empty_policy, score_one
 from .checks.order import check_order
 from .checks.unread import rel_unread_notice
+from .defined import DefinedMeasure
 from .errors import EvaluationError, MeasureError, SqlrankError, first_line, option_hint, out_of_memory, shorten
 from .limits import MAX_DEPTH, whole_number
-from .macros import connect, install_measures, library_connection, ready_to_evaluate
-from . import lists as lists_module
 from .lists import ListMeasure, check_list_inputs, load_list_inputs, make_lists
+from .macros import connect, install_measures, library_connection, ready_to_evaluate
 from .measures import Measure, TextMeasure, parse_labelled
 from .readers import QRELS_TABLE, SUBTOPIC_QRELS_TABLE, load_inputs
 from .readers.base import FORMAT, INPUT_RANK
@@ -242,7 +243,8 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
         _warn_unjudged(con, report)
         if missing == "error":
             _refuse_missing(report)
-        install_measures(con, {m.definition.macro for m in parsed})
+        install_measures(con, {m.definition.macro for m in parsed if not isinstance(m.definition, DefinedMeasure)})
+        defined.install(con, parsed)  # the measures users define, as this connection's temporary macros
         # the report holds the runs in their final order (_report_coverage): the rows follow it
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), names=labels, ties=ties)).to_arrow_table()
         if lists:
@@ -260,7 +262,8 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
     except duckdb.Error as error:
         if report is not None:  # a file rewritten while DuckDB read it fails in its own words: say why
             _refuse_changed_runs(report)
-        raise out_of_memory(error, con) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
+        raise (out_of_memory(error, con) or defined.evaluation_error(parsed, error)
+               or EvaluationError(f"evaluation failed: {first_line(error)}")) from None
     numeric = [m for m in asked if not isinstance(m, TextMeasure)]  # the measures and list measures, as asked
     names = _asked_order(asked, labels, list_labels)
     order = iter(names)
@@ -549,6 +552,8 @@ def _measure_call(measure: Measure, cutoff: str, average: bool = False) -> str:
     registry has one (a measure that does not read the order keeps its own macro).
     """
     arguments = [sqlgen.literal(measure.param(name)) for name in measure.definition.params]
+    if isinstance(measure.definition, defined.DefinedMeasure):
+        return sqlgen.call(defined.function_name(measure.definition), "ranking", cutoff, *arguments)
     prefix = "average" if average and measure.definition.ties_average == "average" else "measure"
     return sqlgen.call(f"sqlrank.{prefix}_{measure.definition.macro}", "ranking", cutoff, *arguments)
 
@@ -668,6 +673,7 @@ def check_options(measures: list[Measure], missing: str, score_precision: str, d
 
 def _check_tie_options(measures: list[Measure], ties: str, depth: int | None, judged_only: bool) -> None:
     """What a tie policy does not take yet, the same on every engine."""
+    defined.check_ties(measures, ties)
     if ties == "average":
         _check_average(measures, depth)
         if judged_only and depth is not None:

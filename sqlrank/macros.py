@@ -29,7 +29,7 @@ from pathlib import Path
 
 import duckdb
 
-from . import lists, shell_door, sqlgen
+from . import defined, lists, shell_door, sqlgen
 from .registry import PARAMETERS, REGISTRY
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -75,17 +75,18 @@ def sql_script(table_macros: bool = True, measure_macros: bool = True) -> str:
     parts.append(part("made from the measure registry (sqlrank/registry.py)", registry_sql(table_macros)))
     if table_macros:
         parts.append(part("the list measures' table macros (sqlrank/lists.py)", lists.shell_sql()))
+    parts.append(part("the measures users define (sqlrank/defined.py)", defined.library_sql()))
     parts += [part(path.name, path.read_text(encoding="utf-8")) for path in results]
     return "\n".join(parts)
 
 
 # the options every shell table macro takes after the measure's own parameters: how the run is read and ordered,
 # how the inputs' columns are named, and whether the inputs are checked (sql/20_rankings.sql)
-_RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double"), ("judged_only", False),
+RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double"), ("judged_only", False),
                 ("ties", "trec"), ("qrels_columns", None), ("run_columns", None), ("validate", True))
 
 
-def _check(name: str, measure: str) -> str:
+def parameter_check(name: str, measure: str) -> str:
     """SQL that is true when parameter `name` of a table macro is good, as registry.PARAMETERS declares it,
     and an error otherwise (shell_door.py); a constant, which DuckDB folds before reading any row."""
     parameter = PARAMETERS[name]
@@ -103,9 +104,9 @@ def _check(name: str, measure: str) -> str:
                        sqlgen.literal(parameter.minimum_exclusive), sqlgen.literal(parameter.default is None))
 
 
-def _argument(name: str) -> str:
+def parameter_argument(name: str) -> str:
     """A parameter as the measure macro reads it: a number parameter as a DOUBLE (text such as 'two' would
-    otherwise stop the binder before _check could name it)."""
+    otherwise stop the binder before parameter_check could name it)."""
     if isinstance(PARAMETERS[name].default, tuple):
         return f"CAST({name} AS DOUBLE[])"
     return name if PARAMETERS[name].choices else f"TRY_CAST({name} AS DOUBLE)"
@@ -127,15 +128,15 @@ def registry_sql(table_macros: bool = True) -> str:
     statements = []
     for definition in REGISTRY.values() if table_macros else ():
         options = ([("k", None)] if definition.cutoff else []) + [
-            (name, definition.default(name)) for name in definition.params] + list(_RUN_OPTIONS)
+            (name, definition.default(name)) for name in definition.params] + list(RUN_OPTIONS)
         signature = ", ".join(["qrels_table", "run_table"] + [f"{name} := {sqlgen.literal(value)}"
                                                              for name, value in options])
         name = f"sqlrank.{definition.macro}"
         cutoff = sqlgen.call("sqlrank.valid_cutoff", "k", sqlgen.literal(name)) if definition.cutoff else "NULL"
         value = sqlgen.call(f"sqlrank.measure_{definition.macro}", "ranking", cutoff,
-                            *(_argument(parameter) for parameter in definition.params))
+                            *(parameter_argument(parameter) for parameter in definition.params))
         checks = " AND ".join([f"(k IS NULL OR {cutoff} IS NOT NULL)"] * definition.cutoff
-                              + [_check(parameter, name) for parameter in definition.params]) or "true"
+                              + [parameter_check(parameter, name) for parameter in definition.params]) or "true"
         # a measure that tells negative labels from unjudged documents has them kept by the pass
         negative = ["negative_labels := true"] if "negative_labels" in definition.needs else []
         rankings = sqlgen.call("sqlrank.run_rankings", "qrels_table", "run_table", "depth := depth",
@@ -151,7 +152,7 @@ def registry_sql(table_macros: bool = True) -> str:
         # a weighted mean's weights go beside the values, for sqlrank.summary's `all` row (sql/90_summary.sql)
         weight = "" if definition.aggregate != "weighted" else ", " + sqlgen.call(
             f"sqlrank.weight_{definition.macro}", "ranking", cutoff,
-            *(_argument(parameter) for parameter in definition.params)) + " AS weight"
+            *(parameter_argument(parameter) for parameter in definition.params)) + " AS weight"
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
             f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value{weight}\n    FROM {rankings}\n"
@@ -207,7 +208,7 @@ def _average_value(definition, cutoff: str) -> str:
         return sqlgen.call("error", sqlgen.literal(message))
     prefix = "average" if definition.ties_average == "average" else "measure"
     return sqlgen.call(f"sqlrank.{prefix}_{definition.macro}", "ranking", cutoff,
-                       *(_argument(parameter) for parameter in definition.params))
+                       *(parameter_argument(parameter) for parameter in definition.params))
 
 
 def _average_depth(definition) -> str:
@@ -216,7 +217,7 @@ def _average_depth(definition) -> str:
                "or use another ties policy")
     if not definition.ties_average_depth:
         return sqlgen.call("error", sqlgen.literal(message))
-    refused = [f"{_argument(name)} = {sqlgen.literal(value)}" for name, value in definition.ties_average_depth_unless]
+    refused = [f"{parameter_argument(name)} = {sqlgen.literal(value)}" for name, value in definition.ties_average_depth_unless]
     if not refused:
         return "true"
     return f"(NOT ({' OR '.join(refused)}) OR {sqlgen.call('error', sqlgen.literal(message))})"

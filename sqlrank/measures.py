@@ -22,6 +22,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from . import defined
 from .checks import messages
 from .errors import MeasureError
 from .lists import parse_list_measure
@@ -249,7 +250,7 @@ def _parse(text: str, defaults: dict) -> list[Measure | TextMeasure]:
             "e.g. nDCG@10, AP(rel=2), ndcg_cut_10"
         )
     name = match.group("name")
-    definition = _EXACT.get(name) or _NAMES.get(name.lower())
+    definition = _EXACT.get(name) or _NAMES.get(name.lower()) or defined.lookup(name)
     if definition is None:
         raise MeasureError(f"unknown measure '{name}'{_suggestion(name, spelling)}; {_known_names_hint()}")
     raw_params = {}

@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated, Optional
+
 import typer
 
 import sqlrank
 
+from . import failures
 
-def sql_command() -> None:
+
+def sql_command(
+    define: Annotated[Optional[list[Path]], typer.Option(
+        "--define", metavar="FILE", show_default=False, dir_okay=False,
+        help="add the table macros of the measures defined in this TOML file (repeatable; docs/custom-measures.md)")]
+        = None,
+) -> None:
     """Print the macro library for the DuckDB shell.
 
     `sqlrank sql > sqlrank.sql`, then `.read sqlrank.sql` in the shell (or
     `sqlrank sql | duckdb` with the SQL to run after it).
     """
-    typer.echo(sqlrank.sql_script(), nl=False)
+    with failures.user_errors():
+        measures = [measure for path in define or () for measure in sqlrank.define_file(path)]
+    typer.echo(sqlrank.sql_script() + "".join(f"\n-- ===== {m.name}, defined in SQL =====\n{sqlrank.defined.shell_sql(m)}"
+                                              for m in measures), nl=False)
 
 
 def measures_command() -> None:

@@ -52,6 +52,7 @@ def _evaluate_bucket(run, qrels, options: dict):
 
     import sqlrank
 
+    sqlrank.defined.redefine(options["defined"])  # the driver's definitions: this worker's process has none
     placeholder = _free_id(PLACEHOLDER, run, qrels)
     qrels = _in_input_order(qrels).drop_columns([BUCKET])
     label_cut = 0

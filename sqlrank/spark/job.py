@@ -6,6 +6,7 @@ from __future__ import annotations
 import warnings
 
 from .. import engine
+from ..defined import defined_keywords
 from ..errors import EvaluationError, MeasureError
 from ..lists import ListMeasure
 from ..limits import MAX_THREADS, whole_number
@@ -115,7 +116,9 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
                "run_names": run_names, "rel": rel, "missing": "skip" if missing == "error" else missing,
                "duplicates": duplicates, "depth": depth, "score_precision": score_precision, "ties": ties,
                "judged_only": judged_only, "threads": threads, "memory_limit": memory_limit,
-               "temp_directory": temp_directory}
+               "temp_directory": temp_directory,
+               # the measures defined in this process, defined again in each worker's (buckets.py)
+               "defined": defined_keywords(parsed)}
     schema = ", ".join(f"{name} {kind}" for name, kind in OUTPUT_FIELDS)
     with warnings.catch_warnings():
         # pyspark 4 warns about pandas 3 on every Arrow function; this one hands Arrow tables, never pandas
