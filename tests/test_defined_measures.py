@@ -7,7 +7,6 @@ built-in's, bit for bit); the measure the catalogue lacks is checked on a hand-w
 
 from __future__ import annotations
 
-import math
 import re
 from pathlib import Path
 
