@@ -12,6 +12,7 @@ from .checks import DUPLICATE_POLICIES
 from .compare import Comparison, compare
 from .engine import EMPTY_POLICIES, MISSING_POLICIES, NAMES, SCORE_PRECISIONS, TIE_POLICIES, evaluate
 from .fusion import METHODS as FUSION_METHODS, NORMS as FUSION_NORMS, fuse, optimize_fusion
+from .fusion_params import read as read_fusion_params, write as write_fusion_params
 from .run_files import RUN_FORMATS, write as write_run, format_for as run_format_for
 from .errors import EvaluationError, InputError, MeasureError, OutputError, ResourceError, SqlrankError, SqlrankNotice
 from .macros import connect, install, sql_script
@@ -62,4 +63,5 @@ __all__ = [
     "EMPTY_POLICIES", "MISSING_POLICIES", "NAMES", "INPUT_FORMATS", "DUPLICATE_POLICIES", "SCORE_PRECISIONS", "TIE_POLICIES",
     "SqlrankError", "InputError", "MeasureError", "EvaluationError", "OutputError", "ResourceError", "SqlrankNotice",
     "limits", "user_sql", "plots", "escaping", "__version__",
+    "read_fusion_params", "write_fusion_params",
 ]

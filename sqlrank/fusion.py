@@ -57,9 +57,9 @@ def fuse(runs, method: str = "wsum", norm: str | None = "min-max", *, weights=No
             weights = map_scores  # the SQL reads mapfuse's per-run MAP as its weights
         if method == "bayesfuse" and log_odds is not None:
             probs = log_odds  # and bayesfuse's per-place log odds as its probs
-        for parameter, value in (("weights", weights), ("probs", probs)):
+        for parameter, value, unit in (("weights", weights, "weights"), ("probs", probs, "lists")):
             if value is not None and len(value) != len(names):
-                raise EvaluationError(f"fusion {parameter}: {len(value)} for {len(names)} runs "
+                raise EvaluationError(f"fusion {parameter}: {len(value)} {unit} for {len(names)} runs "
                                       f"({', '.join(names)}); give one per run, in that order")
         return _fused(con, method, norm, weights, k, phi, gamma, sigma, top_k, depth, probs, w)
 
@@ -134,9 +134,9 @@ def _load_qrels(con, qrels, duplicates: str) -> str:
 def _segment_probabilities(con, qrels_table: str, n_segments: int, norm: str, top_k, run_count: int) -> list:
     """ProbFuse's probabilities: [run][segment], the segments no query reached 0."""
     try:
-        rows = con.sql(f"SELECT run_number, segment, probability FROM sqlrank.fusion_segment_probabilities("
-                       f"'{qrels_table}', '{RUNS_TABLE}', $n, norm := $norm, top_k := $top_k)",
-                       params={"n": n_segments, "norm": norm, "top_k": top_k}).fetchall()
+        rows = con.execute(f"SELECT run_number, segment, probability FROM sqlrank.fusion_segment_probabilities("
+                           f"'{qrels_table}', '{RUNS_TABLE}', $n, norm := $norm, top_k := $top_k)",
+                           {"n": n_segments, "norm": norm, "top_k": top_k}).fetchall()
     except duckdb.Error as error:
         raise _user_error(error) from None
     probs = [[0.0] * n_segments for _ in range(run_count)]
@@ -149,9 +149,10 @@ def _trained_lists(con, qrels_table: str, method: str, norm, top_k, run_count: i
     """A supervised method's per-run list (probabilities by place or segment, or log odds by place), trained in SQL."""
     macro, index, value = TRAINING_MACROS[method]
     try:
-        rows = con.sql(f"SELECT run_number, list({value} ORDER BY {index}) FROM sqlrank.{macro}('{qrels_table}', "
-                       f"'{RUNS_TABLE}', norm := $norm, top_k := $top_k) GROUP BY run_number",
-                       params={"norm": "none" if norm is None else norm, "top_k": top_k}).fetchall()
+        # execute, not sql: it finishes a result the qrels reader may have left open (a fetchone)
+        rows = con.execute(f"SELECT run_number, list({value} ORDER BY {index}) FROM sqlrank.{macro}('{qrels_table}', "
+                           f"'{RUNS_TABLE}', norm := $norm, top_k := $top_k) GROUP BY run_number",
+                           {"norm": "none" if norm is None else norm, "top_k": top_k}).fetchall()
     except duckdb.Error as error:
         raise _user_error(error) from None
     trained = dict(rows)
@@ -251,7 +252,8 @@ def _fused(con, method, norm, weights=None, k=60, phi=None, gamma=None, sigma=0.
         weights = [float(weight) for weight in weights]
     arguments = {"method": method, "norm": norm, "weights": weights, "k": k, "phi": phi, "gamma": gamma,
                  "sigma": sigma, "top_k": top_k, "depth": depth,
-                 "probs": None if probs is None else [[float(p) for p in run] for run in probs], "w": w}
+                 "probs": None if probs is None else [[float(p) for p in run] for run in probs],
+                 "w": int(w) if w is not None and w == int(w) else w}  # a JSON file's 3.0 is the window 3
     call = ", ".join(f"{name} := ${name}" for name in arguments)
     sql = (f"SELECT * FROM sqlrank.fuse('{RUNS_TABLE}', {call}) "
            "ORDER BY query_id, score DESC, doc_id DESC")

@@ -94,3 +94,41 @@ def test_spark_refuses_fusion_by_name(runs):
 
     with pytest.raises(sqlrank.EvaluationError, match="fusion is not in the Spark door: fuse with sqlrank.fuse"):
         sqlrank_spark.fuse(list(runs), method="rrf")
+
+
+# PosFuse trained on one judged document, q1 d4: run a (d1, d2, d3) has no hit, b (d2, d4) its hit at place 2,
+# so probs = [[0, 0, 0], [0, 1]] and d4 scores 1, the others 0. SlideFuse with w = 1 over the same probs:
+# b's two places both average places 1..2, (0 + 1) / 2, so d2 = d4 = 0.5; a's documents 0.
+def test_cli_fuses_with_trained_parameters_from_a_file(runs, tmp_path):
+    (tmp_path / "qrels").write_text("q1 0 d4 1\nq1 0 d1 0\n")
+    trained, _ = sqlrank.optimize_fusion(tmp_path / "qrels", list(runs), method="posfuse")
+    assert trained == {"probs": [[0.0, 0.0, 0.0], [0.0, 1.0]]}
+    sqlrank.write_fusion_params(trained, tmp_path / "posfuse.json")
+    result = invoke("fuse", *runs, "-m", "posfuse", "-p", tmp_path / "posfuse.json", "-o", tmp_path / "posfuse.trec")
+    assert result.exit_code == 0, result.stderr
+    lines = [line.split() for line in (tmp_path / "posfuse.trec").read_text().splitlines()]
+    assert {line[2]: float(line[4]) for line in lines} == {"d4": 1.0, "d3": 0.0, "d2": 0.0, "d1": 0.0}
+    assert lines[0][2] == "d4"
+    (tmp_path / "slidefuse.json").write_text('{"probs": [[0, 0, 0], [0, 1]], "w": 1}')
+    result = invoke("fuse", *runs, "-m", "slidefuse", "-n", "none", "-p", tmp_path / "slidefuse.json",
+                    "-o", tmp_path / "slidefuse.csv")
+    assert result.exit_code == 0, result.stderr
+    import pyarrow.csv as pcsv
+    scores = {row["doc_id"]: row["score"] for row in pcsv.read_csv(tmp_path / "slidefuse.csv").to_pylist()}
+    assert scores == {"d2": 0.5, "d4": 0.5, "d3": 0.0, "d1": 0.0}
+
+
+@pytest.mark.parametrize("text, extra, message", [
+    ('{"probs": [[0.5, 0.25],\n [0.5 0.1]]}', [], "posfuse.json:2:7: not JSON (Expecting ',' delimiter)"),
+    ('[[0.5]]', [], "expected a JSON object such as"),
+    ('{"prob": [[0.5]]}', [], "unknown fusion parameter 'prob'; the parameters are k, phi"),
+    ('{"probs": [0.5, 0.25]}', [], "'probs' must be a list of lists of numbers, one list per run; found [0.5, 0.25]"),
+    ('{"probs": [[0.5], [0.4], [0.3]]}', [], "fusion probs: 3 lists for 2 runs (a, b); give one per run"),
+    ('{"probs": [[0.5], [0.4]], "weights": [1, 2]}', ["-w", "1,1"], "weights given both in"),
+])
+def test_cli_params_file_mistakes_are_named(runs, tmp_path, text, extra, message):
+    (tmp_path / "posfuse.json").write_text(text)
+    out = tmp_path / "fused.trec"
+    result = invoke("fuse", *runs, "-m", "posfuse", "-p", tmp_path / "posfuse.json", *extra, "-o", out)
+    assert result.exit_code in (1, 2) and message in " ".join(result.stderr.split()), result.stderr
+    assert "Traceback" not in result.stderr and not out.exists()
