@@ -161,7 +161,7 @@ CREATE OR REPLACE MACRO sqlrank.fusion_segment_precisions(qrels_table, runs_tabl
         GROUP BY ALL
     )
     SELECT run_number, segments.segment,
-           coalesce(relevant, 0) / size / NULLIF((SELECT count(*) FROM judged_queries), 0) AS precision
+           coalesce(relevant, 0) / NULLIF(size, 0) / NULLIF((SELECT count(*) FROM judged_queries), 0) AS precision
     FROM sqlrank.fusion_run_numbers(runs_table) AS runs
     CROSS JOIN segments
     LEFT JOIN hits USING (run_number, segment)
@@ -178,7 +178,7 @@ CREATE OR REPLACE MACRO sqlrank.fusion_segfuse_probabilities(qrels_table, runs_t
 CREATE OR REPLACE MACRO sqlrank.fusion_bayesfuse_log_odds(qrels_table, runs_table, norm := 'min-max',
                                                           top_k := NULL) AS TABLE
     SELECT run_number, place AS position,
-           ln(precision / CASE WHEN 1 - precision = 0 THEN 0.001 ELSE 1 - precision END) AS log_odds
+           ln(precision / NULLIF(CASE WHEN 1 - precision = 0 THEN 0.001 ELSE 1 - precision END, 0)) AS log_odds
     FROM (SELECT run_number, segment, CASE WHEN precision = 0 THEN 0.001 ELSE precision END AS precision
           FROM sqlrank.fusion_segment_precisions(qrels_table, runs_table, sqlrank.fusion_bayesfuse_ends(), norm, top_k))
          AS segments
@@ -187,14 +187,14 @@ CREATE OR REPLACE MACRO sqlrank.fusion_bayesfuse_log_odds(qrels_table, runs_tabl
     ORDER BY run_number, position;
 
 -- BayesFuse's log odds of a document a run did not retrieve (and of a place past the trained ones): ln(0.001 / 0.999)
-CREATE OR REPLACE MACRO sqlrank.fusion_least_log_odds() AS ln(0.001 / 0.999);
+CREATE OR REPLACE MACRO sqlrank.fusion_least_log_odds() AS ln(0.001) - ln(0.999);
 
 -- SlideFuse's score of the document at `place` of a run's `listed` (Lillis et al., ECIR 2008, as ranx has it):
 -- the mean of the run's trained probabilities (by place) over the places within w of it, in the list;
 -- the places past the trained ones count 0
 CREATE OR REPLACE MACRO sqlrank.fusion_slide_score(run_probs, place, listed, w) AS
     coalesce(list_sum(CAST(run_probs AS DOUBLE[])[greatest(place - w, 1):least(place + w, listed)]), 0)
-    / (least(place + w, listed) - greatest(place - w, 1) + 1);
+    / NULLIF(least(place + w, listed) - greatest(place - w, 1) + 1, 0);
 
 -- SlideFuse fused for every window in `windows` at once (optimize_fusion's grid in one statement):
 -- (w, query_id, doc_id, score), each w's rows the run sqlrank.fuse(..., method := 'slidefuse', w := w) gives
