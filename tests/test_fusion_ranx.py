@@ -27,8 +27,8 @@ RANX_DATA = Path(__file__).parent / "data" / "ranx"
 WEIGHTS = [0.2, 0.45, 0.35]  # no two sums of weights equal: weighted condorcet has no drawn duels
 PARAMETERS = {"gmnz": {"gamma": 0.4}, "rbc": {"phi": 0.8}, "logn_isr": {"sigma": 0.1}, "rrf": {"k": 20}}
 POSITIONAL = {"isr", "log_isr", "logn_isr", "rrf", "rbc", "bordafuse", "w_bordafuse", "condorcet", "w_condorcet",
-              "posfuse", "mapfuse", "probfuse"}
-TRAINED = {"posfuse", "mapfuse", "probfuse"}  # tested below, with their training
+              "posfuse", "mapfuse", "probfuse", "segfuse", "slidefuse", "bayesfuse"}
+TRAINED = {"posfuse", "mapfuse", "probfuse", "segfuse", "slidefuse", "bayesfuse"}  # tested below, with their training
 CONDORCET = {"condorcet", "w_condorcet"}
 
 
