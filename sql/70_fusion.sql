@@ -216,8 +216,12 @@ CREATE OR REPLACE MACRO sqlrank.fusion_parameters_error(method, k, phi, gamma, s
         WHEN method = 'logn_isr' AND (sigma IS NULL OR sigma < 0 OR sigma > 1)
             THEN 'logn_isr needs sigma in [0, 1]; found ' || coalesce(CAST(sigma AS VARCHAR), 'none')
         WHEN method IN ('posfuse', 'probfuse', 'segfuse', 'slidefuse', 'bayesfuse') AND probs IS NULL
-            THEN method || ' needs probs, trained on qrels (sqlrank.fusion_position_probabilities, fusion_segment_probabilities, '
-                 || 'fusion_segfuse_probabilities, fusion_bayesfuse_log_odds)'
+            THEN method || ' needs ' || CASE method WHEN 'bayesfuse' THEN 'log_odds (probs in SQL)' ELSE 'probs' END
+                 || ', trained on qrels: optimize_fusion(qrels, runs, method=''' || method || ''') in Python, '
+                 || 'in SQL sqlrank.' || CASE method WHEN 'probfuse' THEN 'fusion_segment_probabilities'
+                                                     WHEN 'segfuse' THEN 'fusion_segfuse_probabilities'
+                                                     WHEN 'bayesfuse' THEN 'fusion_bayesfuse_log_odds'
+                                                     ELSE 'fusion_position_probabilities' END
         WHEN method = 'slidefuse' AND (w IS NULL OR w < 0 OR w <> floor(w))
             THEN 'slidefuse needs w, its window''s half-width, a whole number >= 0 (ranx tunes it from 1 to 100); found '
                  || coalesce(CAST(w AS VARCHAR), 'none')

@@ -50,6 +50,8 @@ def test_cli_parquet_and_weights(runs, tmp_path):
     (["-m", "gmnz"], "gmnz needs gamma"),
     (["-w", "1,2,3"], "3 weights for 2 runs"),
     (["-m", "rbc", "--phi", "2"], "rbc needs phi in [0, 1]"),
+    (["-m", "bayesfuse"], "bayesfuse needs log_odds (probs in SQL), trained on qrels: "
+                          "optimize_fusion(qrels, runs, method='bayesfuse') in Python, in SQL sqlrank.fusion_bayesfuse_log_odds"),
 ])
 def test_cli_mistakes_leave_no_file(runs, tmp_path, arguments, message):
     out = tmp_path / "fused.trec"
