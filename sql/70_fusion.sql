@@ -206,6 +206,34 @@ CREATE OR REPLACE MACRO sqlrank.fusion_slidefuse_windows(runs_table, probs, wind
     CROSS JOIN (SELECT unnest(windows) AS window_size) AS grid
     GROUP BY window_size, query_id, doc_id;
 
+-- the fused score of the methods optimize_fusion tunes by a grid (their weights, k, phi, gamma or sigma), over a
+-- document's rows: one definition for sqlrank.fuse and for sqlrank.fusion_grid, which fuses every point at once
+CREATE OR REPLACE MACRO sqlrank.fusion_tuned_score(method, score, position, weight, k, phi, gamma, sigma) AS
+    CASE method
+        WHEN 'gmnz' THEN sum(score) * pow(count(*), gamma)
+        WHEN 'logn_isr' THEN sum(1 / NULLIF(pow(position, 2), 0)) * ln(count(*) + sigma)
+        WHEN 'rrf' THEN sum(1 / NULLIF(k + position, 0))
+        WHEN 'rbc' THEN sum((1 - phi) * pow(phi, position - 1))
+        WHEN 'wsum' THEN sum(weight * score)
+        WHEN 'wmnz' THEN sum(score) * sum(weight)
+        WHEN 'mixed' THEN sum(weight * score) * sqrt(count(*))
+    END;
+
+-- optimize_fusion's grid in one statement, for gmnz, logn_isr, rrf, rbc, wsum, wmnz and mixed: `points` a list of
+-- structs (weights, k, phi, gamma, sigma), each a point; (point_number, query_id, doc_id, score), each point's
+-- rows the run sqlrank.fuse gives with that point's parameters
+CREATE OR REPLACE MACRO sqlrank.fusion_grid(runs_table, method, points, norm := 'min-max', top_k := NULL) AS TABLE
+    SELECT point_number, query_id, doc_id,
+           sqlrank.fusion_tuned_score(method, score, position, coalesce(weights[run_number], 1.0), k, phi, gamma, sigma)
+               AS score
+    FROM sqlrank.fusion_positioned(runs_table, norm, top_k, NULL) AS positioned
+    CROSS JOIN (SELECT point_number, CAST(points[point_number].weights AS DOUBLE[]) AS weights,
+                       CAST(points[point_number].k AS DOUBLE) AS k, CAST(points[point_number].phi AS DOUBLE) AS phi,
+                       CAST(points[point_number].gamma AS DOUBLE) AS gamma,
+                       CAST(points[point_number].sigma AS DOUBLE) AS sigma
+                FROM range(1, len(points) + 1) AS numbers(point_number)) AS grid
+    GROUP BY point_number, query_id, doc_id, k, phi, gamma, sigma;
+
 -- a method's parameters, checked before any row is read: NULL when they are right, else an error naming them
 CREATE OR REPLACE MACRO sqlrank.fusion_parameters_error(method, k, phi, gamma, sigma, weights, probs, w) AS
     CASE
@@ -261,15 +289,8 @@ CREATE OR REPLACE MACRO sqlrank.fuse(runs_table, method := 'wsum', norm := 'min-
                 WHEN 'anz' THEN avg(score)
                 WHEN 'sum' THEN sum(score)
                 WHEN 'mnz' THEN sum(score) * count(*)
-                WHEN 'gmnz' THEN sum(score) * pow(count(*), gamma)
                 WHEN 'isr' THEN sum(1 / NULLIF(pow(position, 2), 0)) * count(*)
                 WHEN 'log_isr' THEN sum(1 / NULLIF(pow(position, 2), 0)) * ln(count(*))
-                WHEN 'logn_isr' THEN sum(1 / NULLIF(pow(position, 2), 0)) * ln(count(*) + sigma)
-                WHEN 'rrf' THEN sum(1 / NULLIF(k + position, 0))
-                WHEN 'rbc' THEN sum((1 - phi) * pow(phi, position - 1))
-                WHEN 'wsum' THEN sum(weight * score)
-                WHEN 'wmnz' THEN sum(score) * sum(weight)
-                WHEN 'mixed' THEN sum(weight * score) * sqrt(count(*))
                 WHEN 'bordafuse' THEN sum(vote * ((candidate_count - position + 1) - (candidate_count - listed + 1) * 0.5))
                 -- the supervised two: probs[i][p] trained by sqlrank.fusion_position_probabilities, and
                 -- mapfuse's weights the runs' MAP on the training qrels
@@ -286,6 +307,7 @@ CREATE OR REPLACE MACRO sqlrank.fuse(runs_table, method := 'wsum', norm := 'min-
                 -- bayesfuse: the runs' log odds of the document's place; a run without it adds the least log odds
                 WHEN 'bayesfuse' THEN sum(coalesce(probs[run_number][position], sqlrank.fusion_least_log_odds()))
                     + ((SELECT count(*) FROM sqlrank.fusion_run_numbers(runs_table)) - count(*)) * sqlrank.fusion_least_log_odds()
+                ELSE sqlrank.fusion_tuned_score(method, score, position, weight, k, phi, gamma, sigma)
             END AS score
         FROM positioned
         WHERE method NOT IN ('condorcet', 'w_condorcet')

@@ -35,6 +35,8 @@ WEIGHTED = ("wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet")
 SCALAR_GRIDS = {"rrf": ("k", 10, 100, 10), "rbc": ("phi", 0.01, 1.0, 0.01), "gmnz": ("gamma", 0.01, 1.0, 0.01),
                 "logn_isr": ("sigma", 0.01, 1.0, 0.01)}
 RUNS_TABLE = "sqlrank_fusion_runs"
+# the tuned methods whose grid sqlrank.fusion_grid fuses in one statement (the others: one statement a point)
+GRID_IN_ONE_STATEMENT = ("gmnz", "logn_isr", "rrf", "rbc", "wsum", "wmnz", "mixed")
 
 
 def fuse(runs, method: str = "wsum", norm: str | None = "min-max", *, weights=None, k: float = 60, phi=None,
@@ -70,8 +72,9 @@ def optimize_fusion(qrels, runs, measure: str | None = None, method: str = "wsum
     """Choose a method's weights (or k, phi, gamma, sigma) on ranx.optimize_fusion's grid; (best, every point).
 
     The grid is ranx's: weights from 0 to 1 by `step` (0.1) summing to exactly 1.0 in floating point,
-    or k 10..100 by 10, phi/gamma/sigma 0.01..1 by 0.01. Every point is fused, then all are evaluated
-    in one pass (one table of runs); the best mean wins, and among equal means the last point in grid
+    or k 10..100 by 10, phi/gamma/sigma 0.01..1 by 0.01. Every point is fused (wsum, wmnz, mixed,
+    rrf, rbc, gmnz, logn_isr and slidefuse: all in one statement), then all are evaluated in one pass (one
+    table of runs); the best mean wins, and among equal means the last point in grid
     order, as ranx's `>=` keeps it. Returns ({parameter: value}, table point, value).
     measure: what to maximize (e.g. "nDCG@10"); posfuse, mapfuse, segfuse and bayesfuse train without one.
     slidefuse trains its probs, then chooses its window w from 1 to 100 as ranx does: ({"probs": ..., "w": w}, table).
@@ -92,7 +95,9 @@ def optimize_fusion(qrels, runs, measure: str | None = None, method: str = "wsum
             qrels_table = _load_qrels(con, qrels, duplicates)
             trained = [_segment_probabilities(con, qrels_table, point["n_segments"], "none" if norm is None else norm,
                                               top_k, len(names)) for point in points]
-        if method == "slidefuse":  # one training, then every window fused in one statement (ranx's optimize_slidefuse)
+        if method in GRID_IN_ONE_STATEMENT:
+            fused_points = _grid_fused(con, method, points, norm, top_k)
+        elif method == "slidefuse":  # one training, then every window fused in one statement (ranx's optimize_slidefuse)
             slide_probs = _trained_lists(con, _load_qrels(con, qrels, duplicates), method, norm, top_k, len(names))
             fused_points = _slidefuse_windows(con, slide_probs, [point["w"] for point in points], norm, top_k)
         else:
@@ -112,6 +117,20 @@ def optimize_fusion(qrels, runs, measure: str | None = None, method: str = "wsum
     if method == "slidefuse":
         return {"probs": slide_probs, **points[best]}, table
     return _shown(points[best]), table
+
+
+def _grid_fused(con, method: str, points: list[dict], norm, top_k) -> pa.Table:
+    """Every grid point's fused run, in one table whose run_id is the point's number in `points`."""
+    structs = [{"weights": [float(w) for w in point["weights"]] if "weights" in point else None,
+                **{name: float(point[name]) if name in point else None for name in ("k", "phi", "gamma", "sigma")}}
+               for point in points]
+    try:
+        return con.sql(f"SELECT printf('%06d', point_number - 1) AS run_id, query_id, doc_id, score FROM "
+                       f"sqlrank.fusion_grid('{RUNS_TABLE}', $method, $points, norm := $norm, top_k := $top_k)",
+                       params={"method": method, "points": structs, "norm": "none" if norm is None else norm,
+                               "top_k": top_k}).to_arrow_table()
+    except duckdb.Error as error:
+        raise _user_error(error) from None
 
 
 def _slidefuse_windows(con, probs: list, windows: list[int], norm, top_k) -> pa.Table:
@@ -190,7 +209,9 @@ def _label(result) -> str:
 
 
 def _shown(point: dict) -> dict:
-    return {name: (list(value) if isinstance(value, tuple) else value) for name, value in point.items()}
+    """A grid point in plain Python numbers (the grid's are numpy's, whose repr shows np.float64 in the table)."""
+    return {name: ([float(v) for v in value] if isinstance(value, tuple) else value if isinstance(value, int)
+                   else float(value)) for name, value in point.items()}
 
 
 def _grid(method: str, run_count: int, step: float | None) -> list[dict]:
