@@ -220,7 +220,7 @@ CREATE OR REPLACE MACRO sqlrank.fusion_tuned_score(method, score, position, weig
     END;
 
 -- optimize_fusion's grid in one statement, for gmnz, logn_isr, rrf, rbc, wsum, wmnz and mixed: `points` a list of
--- structs (weights, k, phi, gamma, sigma), each a point; (point_number, query_id, doc_id, score), each point's
+-- structs with the five fields weights, k, phi, gamma, sigma (NULL where unused), each a point; (point_number, query_id, doc_id, score), each point's
 -- rows the run sqlrank.fuse gives with that point's parameters
 CREATE OR REPLACE MACRO sqlrank.fusion_grid(runs_table, method, points, norm := 'min-max', top_k := NULL) AS TABLE
     SELECT point_number, query_id, doc_id,

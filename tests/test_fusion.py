@@ -134,3 +134,31 @@ def test_cli_params_file_mistakes_are_named(runs, tmp_path, text, extra, message
     result = invoke("fuse", *runs, "-m", "posfuse", "-p", tmp_path / "posfuse.json", *extra, "-o", out)
     assert result.exit_code in (1, 2) and message in " ".join(result.stderr.split()), result.stderr
     assert "Traceback" not in result.stderr and not out.exists()
+
+
+def test_the_grid_in_one_statement_fuses_each_point_as_fuse_does(runs):
+    """sqlrank.fusion_grid (optimize_fusion's points in one statement) against sqlrank.fuse point by point, whose
+    methods tests/test_fusion_ranx.py checks against ranx; on the hand-worked runs, d2 in both, d1 d3 d4 in one."""
+    con = sqlrank.connect()
+    con.execute("CREATE TABLE runs AS SELECT * FROM (VALUES ('a', 'q1', 'd1', 3.0), ('a', 'q1', 'd2', 2.0), "
+                "('a', 'q1', 'd3', 1.0), ('b', 'q1', 'd2', 0.9), ('b', 'q1', 'd4', 0.5)) AS t(run_id, query_id, doc_id, score)")
+    grids = {"rrf": [{"k": 10}, {"k": 60}], "rbc": [{"phi": 0.3}, {"phi": 0.9}], "gmnz": [{"gamma": 0.5}],
+             "logn_isr": [{"sigma": 0.2}], "wsum": [{"weights": [0.3, 0.7]}], "wmnz": [{"weights": [0.2, 0.8]}],
+             "mixed": [{"weights": [1.0, 0.0]}, {"weights": [0.4, 0.6]}]}
+    checked = 0
+    for method, points in grids.items():
+        structs = [{"weights": p.get("weights"), **{name: p.get(name) for name in ("k", "phi", "gamma", "sigma")}}
+                   for p in points]
+        rows = con.execute("SELECT point_number, doc_id, score FROM sqlrank.fusion_grid('runs', $method, $points)",
+                           {"method": method, "points": structs}).fetchall()
+        for number, point in enumerate(points, start=1):
+            call = ", ".join(f"{name} := {value!r}" for name, value in point.items())
+            want = dict(con.sql(f"SELECT doc_id, score FROM sqlrank.fuse('runs', method := '{method}', {call})").fetchall())
+            got = {doc: score for point_number, doc, score in rows if point_number == number}
+            assert got == pytest.approx(want, abs=1e-15) and len(got) == 4, (method, point)
+            checked += 1
+    assert checked == 10
+    # RRF by hand at k = 10: d2 = 1/12 + 1/11, d1 = 1/11, d4 = 1/12, d3 = 1/13
+    point = "{'weights': NULL, 'k': 10, 'phi': NULL, 'gamma': NULL, 'sigma': NULL}"  # every field, NULL where unused
+    assert dict(con.sql(f"SELECT doc_id, score FROM sqlrank.fusion_grid('runs', 'rrf', [{point}], norm := 'none')")
+                .fetchall()) == pytest.approx({"d2": 1 / 12 + 1 / 11, "d1": 1 / 11, "d4": 1 / 12, "d3": 1 / 13})
