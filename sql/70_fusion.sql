@@ -208,12 +208,12 @@ CREATE OR REPLACE MACRO sqlrank.fusion_slidefuse_windows(runs_table, probs, wind
 
 -- the fused score of the methods optimize_fusion tunes by a grid (their weights, k, phi, gamma or sigma), over a
 -- document's rows: one definition for sqlrank.fuse and for sqlrank.fusion_grid, which fuses every point at once
-CREATE OR REPLACE MACRO sqlrank.fusion_tuned_score(method, score, position, weight, k, phi, gamma, sigma) AS
+CREATE OR REPLACE MACRO sqlrank.fusion_tuned_score(method, score, place, weight, k, phi, gamma, sigma) AS
     CASE method
         WHEN 'gmnz' THEN sum(score) * pow(count(*), gamma)
-        WHEN 'logn_isr' THEN sum(1 / NULLIF(pow(position, 2), 0)) * ln(count(*) + sigma)
-        WHEN 'rrf' THEN sum(1 / NULLIF(k + position, 0))
-        WHEN 'rbc' THEN sum((1 - phi) * pow(phi, position - 1))
+        WHEN 'logn_isr' THEN sum(1 / NULLIF(pow(place, 2), 0)) * ln(count(*) + sigma)
+        WHEN 'rrf' THEN sum(1 / NULLIF(k + place, 0))
+        WHEN 'rbc' THEN sum((1 - phi) * pow(phi, place - 1))
         WHEN 'wsum' THEN sum(weight * score)
         WHEN 'wmnz' THEN sum(score) * sum(weight)
         WHEN 'mixed' THEN sum(weight * score) * sqrt(count(*))
