@@ -295,8 +295,10 @@ def write(results: list[dict]) -> None:
     store.write_text(json.dumps({"results": results}, indent=1) + "\n")
     path = HERE / "results.md"
     text = path.read_text() if path.exists() else ""
-    kept = text.split(SECTION)[0].rstrip("\n")
-    path.write_text((kept + "\n\n" if kept else "") + section(results))
+    kept, _, ours = text.partition(SECTION)
+    kept = kept.rstrip("\n")
+    after = ours[ours.find("\n## "):] if "\n## " in ours else ""  # the sections after ours (Fusion, ...) stay
+    path.write_text((kept + "\n\n" if kept else "") + section(results) + after)
 
 
 def load() -> str:

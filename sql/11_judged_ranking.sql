@@ -59,28 +59,26 @@
 --   policy_ranking   optimistic and pessimistic: the judgments are joined to every document
 --                 first (they order by label), then one window numbers the documents.
 -- (The measurements behind both: docs/performance.md#the-ranking-pass.)
--- max(struct, n) compares (score, doc_id) field by field and lists the best
--- first: score descending, equal scores by doc_id descending, exactly the
--- window's ORDER BY.
-CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := NULL, score_precision := 'double',
-                                               one_run := false, zero_labels := true,
-                                               negative_labels := false, ties := 'trec') AS TABLE
-    WITH sqlrank_judgment AS (
-        SELECT * FROM sqlrank.judgments(qrels_table)
-        WHERE relevance > 0 OR (relevance = 0 AND zero_labels) OR (relevance < 0 AND negative_labels)
-    ),
-    sqlrank_full_ranking_input AS (
-        -- sqlrank.ranked reads it through run_rows
-        SELECT * FROM query_table(run_table) WHERE (depth IS NULL OR depth > 32) AND ties = 'trec'
-    ),
-    marked_ranks AS (
+-- The pieces every plan shares, and the full_ranking plan on its own, which the engine calls directly
+-- for ties = 'trec' over the whole run (sqlrank.judged_full_ranking below): binding the other three plans
+-- cost a small evaluation a quarter of this pass (docs/performance.md, "Everyday sizes, round two").
+--
+-- The judgments the pass keeps: labels > 0, and 0 or negative ones when asked.
+CREATE OR REPLACE MACRO sqlrank.pass_judgments(qrels_table, zero_labels, negative_labels) AS TABLE
+    SELECT * FROM sqlrank.judgments(qrels_table)
+    WHERE relevance > 0 OR (relevance = 0 AND zero_labels) OR (relevance < 0 AND negative_labels);
+
+-- The full_ranking plan's kept documents, ([run_id,] query_id, doc_id, rank, num_ret), from a run
+-- table read twice: by the window, and for its query_id column alone.
+CREATE OR REPLACE MACRO sqlrank.full_ranking(judgment_table, run_table, depth, score_precision, one_run) AS TABLE
+    WITH marked_ranks AS (
         -- only known columns, so that the natural join below joins on the ranking's keys alone;
         -- ranked's own num_ret is not read, and DuckDB drops its window count.
         -- The mark: equal pairs hash equally, so no judged document goes unmarked; a collision
         -- marks one too many, which the final join drops
         SELECT COLUMNS('^((?i:run_id)|query_id|doc_id|rank)$')
-        FROM sqlrank.ranked('sqlrank_full_ranking_input', score_precision := score_precision, one_run := one_run)
-        WHERE (rank = 1 OR hash(query_id, doc_id) IN (SELECT hash(query_id, doc_id) FROM sqlrank_judgment))
+        FROM sqlrank.ranked(run_table, score_precision := score_precision, one_run := one_run)
+        WHERE (rank = 1 OR hash(query_id, doc_id) IN (SELECT hash(query_id, doc_id) FROM query_table(judgment_table)))
           AND (depth IS NULL OR rank <= depth)
     ),
     retrieved_counts AS (
@@ -89,14 +87,53 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
         -- ranking's last rank back onto the kept rows (docs/performance.md#the-ranking-pass)
         SELECT COLUMNS('^((?i:run_id)|query_id)$'), count(*) AS retrieved
         FROM sqlrank.run_rows(run_table)
-        WHERE (depth IS NULL OR depth > 32) AND ties = 'trec'
         GROUP BY ALL
+    )
+    SELECT
+        * EXCLUDE (retrieved),
+        CASE WHEN depth IS NULL THEN retrieved ELSE least(retrieved, depth) END AS num_ret
+    FROM marked_ranks NATURAL JOIN retrieved_counts;
+
+-- Any plan's few kept documents, joined with the judgments on the ids themselves: the judged ones
+-- keep their label, the others only as rank 1 (and a document the full plan kept for a mere hash
+-- collision goes).
+CREATE OR REPLACE MACRO sqlrank.judge_kept(kept_table, judgment_table) AS TABLE
+    SELECT kept.* EXCLUDE (rank, num_ret), judgment.relevance, kept.rank, kept.num_ret
+    FROM query_table(kept_table) AS kept
+    LEFT JOIN query_table(judgment_table) AS judgment
+        ON kept.query_id = judgment.query_id AND kept.doc_id = judgment.doc_id
+    WHERE judgment.relevance IS NOT NULL OR kept.rank = 1;
+
+-- sqlrank.judged_full_ranking(qrels_table, run_table, depth := NULL, score_precision := 'double',
+--     one_run := false, zero_labels := true, negative_labels := false)
+-- judged_ranking's rows for ties = 'trec' with depth NULL or > 32, by its full_ranking plan alone.
+CREATE OR REPLACE MACRO sqlrank.judged_full_ranking(qrels_table, run_table, depth := NULL,
+                                                    score_precision := 'double', one_run := false,
+                                                    zero_labels := true, negative_labels := false) AS TABLE
+    WITH sqlrank_judgment AS (
+        SELECT * FROM sqlrank.pass_judgments(qrels_table, zero_labels, negative_labels)
+    ),
+    kept AS (
+        SELECT * FROM sqlrank.full_ranking('sqlrank_judgment', run_table, depth, score_precision, one_run)
+    )
+    SELECT * FROM sqlrank.judge_kept('kept', 'sqlrank_judgment');
+
+-- max(struct, n) compares (score, doc_id) field by field and lists the best
+-- first: score descending, equal scores by doc_id descending, exactly the
+-- window's ORDER BY.
+CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := NULL, score_precision := 'double',
+                                               one_run := false, zero_labels := true,
+                                               negative_labels := false, ties := 'trec') AS TABLE
+    WITH sqlrank_judgment AS (
+        SELECT * FROM sqlrank.pass_judgments(qrels_table, zero_labels, negative_labels)
+    ),
+    sqlrank_full_ranking_input AS NOT MATERIALIZED (
+        -- read by the window and by the count of num_ret (sqlrank.full_ranking): a scan each, never a copy
+        SELECT * FROM query_table(run_table) WHERE (depth IS NULL OR depth > 32) AND ties = 'trec'
     ),
     full_ranking AS (
-        SELECT
-            * EXCLUDE (retrieved),
-            CASE WHEN depth IS NULL THEN retrieved ELSE least(retrieved, depth) END AS num_ret
-        FROM marked_ranks NATURAL JOIN retrieved_counts
+        SELECT * FROM sqlrank.full_ranking('sqlrank_judgment', 'sqlrank_full_ranking_input', depth, score_precision,
+                                           one_run)
     ),
     best_per_ranking AS (
         SELECT
@@ -192,11 +229,4 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
         UNION ALL BY NAME
         SELECT COLUMNS('^((?i:run_id)|query_id|doc_id|rank|num_ret)$') FROM policy_ranking
     )
-    -- any plan's few kept documents, joined with the judgments on the ids themselves:
-    -- the judged ones keep their label, the others only as rank 1 (and a document the
-    -- full plan kept for a mere hash collision goes)
-    SELECT kept.* EXCLUDE (rank, num_ret), judgment.relevance, kept.rank, kept.num_ret
-    FROM kept
-    LEFT JOIN sqlrank_judgment AS judgment
-        ON kept.query_id = judgment.query_id AND kept.doc_id = judgment.doc_id
-    WHERE judgment.relevance IS NOT NULL OR kept.rank = 1;
+    SELECT * FROM sqlrank.judge_kept('kept', 'sqlrank_judgment');

@@ -24,16 +24,20 @@
 --     trec_eval's bpref (sql/measures/bpref.sql; GMbpref's per-query value too):
 --     among the judged documents in rank order, the j-th relevant one in place i
 --     has i - j judged non-relevant documents above it
--- sqlrank.interpolated_precision(ranking, rel, recall) -> DOUBLE
+-- sqlrank.interpolated_precision(ranking, rel, recall, interpolation) -> DOUBLE
 --     the highest precision at or after the rank where lround(recall · R) relevant
 --     documents (at least 1) have been retrieved; 0 when the run never gets there
 --     (trec_eval 10's iprec_at_recall; IPrec and AvgIPrec share it). Precision peaks at
---     relevant documents, so it is the max of j / r_j over those documents from that one on
+--     relevant documents, so it is the max of j / r_j over those documents from that one on.
+--     interpolation 'trec_eval9' counts (long)(recall · R + 0.9) documents instead, as trec_eval 9.x
+--     and pytrec_eval do: the count is truncated, up to one relevant document later
 -- sqlrank.relevant_precisions(ranking, rel) -> [DOUBLE]
 --     j / r_j for the j-th relevant document retrieved, in rank order (the whole list)
--- sqlrank.interpolated_precision_of(precisions, num_relevant, recall) -> DOUBLE
+-- sqlrank.interpolated_precision_of(precisions, num_relevant, recall, interpolation) -> DOUBLE
 --     interpolated_precision from those precisions and R, for a measure that asks at several
 --     recall levels and computes them once (AvgIPrec)
+-- sqlrank.relevant_needed(num_relevant, recall, interpolation) -> BIGINT
+--     how many relevant documents recall · R asks for, at least 1, as trec_eval 10 or 9 counts them
 -- sqlrank.precision_sum(ranking, k, rel) -> DOUBLE
 --     Σ P@r_j over the relevant documents within k, r_j the j-th one's rank: Σ j / r_j,
 --     added in rank order (AP's numerator; GMAP's)
@@ -81,19 +85,18 @@ CREATE OR REPLACE MACRO sqlrank.dcg_of(ranking, k, gain, discount, base) AS
         sqlrank.top_documents(ranking, k),
         lambda d: sqlrank.gain(d.label, kind := gain) * sqlrank.discount(d.rank, kind := discount, base := base))), 0);
 
+-- sqlrank.gain is bound at one place: each copy of it costs DuckDB's planner more than the work of a small run
 CREATE OR REPLACE MACRO sqlrank.ideal_gains(ranking, gain, ideal) AS
-    CASE sqlrank.choice(ideal, ['qrels', 'run'], 'ideal')
-        WHEN 'run' THEN list_reverse_sort(list_transform(ranking.documents, lambda d: sqlrank.gain(d.label, kind := gain)))
+    list_transform(
+        [list_transform(CASE sqlrank.choice(ideal, ['qrels', 'run'], 'ideal')
+                            WHEN 'run' THEN list_transform(ranking.documents, lambda d: d.label)
+                            ELSE list_filter(ranking.labels, lambda label: label > 0) END,
+                        lambda label: sqlrank.gain(label, kind := gain))],
         -- labels come highest first, and a higher label never has a smaller gain, except in a gain map,
         -- whose gains may also be 0 or negative: trec_eval's ideal ranking holds the positive gains only
-        ELSE CASE WHEN starts_with(gain, '{')
-                  THEN list_reverse_sort(list_filter(
-                           list_transform(list_filter(ranking.labels, lambda label: label > 0),
-                                          lambda label: sqlrank.gain(label, kind := gain)),
-                           lambda positive: positive > 0))
-                  ELSE list_transform(list_filter(ranking.labels, lambda label: label > 0),
-                                      lambda label: sqlrank.gain(label, kind := gain)) END
-    END;
+        lambda gains: CASE WHEN ideal = 'run' THEN list_reverse_sort(gains)
+                           WHEN starts_with(gain, '{') THEN list_reverse_sort(list_filter(gains, lambda positive: positive > 0))
+                           ELSE gains END)[1];
 
 CREATE OR REPLACE MACRO sqlrank.top_gain(ranking, gain) AS
     CASE WHEN starts_with(gain, '{')
@@ -135,17 +138,23 @@ CREATE OR REPLACE MACRO sqlrank.precision_sum(ranking, k, rel) AS
         list_transform(sqlrank.relevant_ranks(ranking, k, rel), lambda r: 1.0 / NULLIF(r, 0)),
         CAST(range(1, len(sqlrank.relevant_ranks(ranking, k, rel)) + 1) AS DOUBLE[])), 0);
 
--- lround as trec_eval 10 does it: round() on a DOUBLE rounds halves away from zero
-CREATE OR REPLACE MACRO sqlrank.interpolated_precision_of(precisions, num_relevant, recall) AS
-    coalesce(list_max(list_slice(precisions, CAST(greatest(round(CAST(recall AS DOUBLE) * num_relevant), 1) AS BIGINT),
+-- lround as trec_eval 10 does it: round() on a DOUBLE rounds halves away from zero; trec_eval 9's
+-- (long)(x + 0.9) is trunc() of the same double sum (m_iprec_at_recall.c before 10.0)
+CREATE OR REPLACE MACRO sqlrank.relevant_needed(num_relevant, recall, interpolation) AS
+    CAST(greatest(CASE sqlrank.choice(interpolation, ['trec_eval10', 'trec_eval9'], 'interpolation')
+                      WHEN 'trec_eval9' THEN trunc(CAST(recall AS DOUBLE) * num_relevant + CAST(0.9 AS DOUBLE))
+                      ELSE round(CAST(recall AS DOUBLE) * num_relevant) END, 1) AS BIGINT);
+
+CREATE OR REPLACE MACRO sqlrank.interpolated_precision_of(precisions, num_relevant, recall, interpolation) AS
+    coalesce(list_max(list_slice(precisions, sqlrank.relevant_needed(num_relevant, recall, interpolation),
                                  len(precisions))), 0);
 
 CREATE OR REPLACE MACRO sqlrank.relevant_precisions(ranking, rel) AS
     list_transform(sqlrank.relevant_ranks(ranking, NULL, rel), lambda r, j: CAST(j AS DOUBLE) / NULLIF(r, 0));
 
-CREATE OR REPLACE MACRO sqlrank.interpolated_precision(ranking, rel, recall) AS
+CREATE OR REPLACE MACRO sqlrank.interpolated_precision(ranking, rel, recall, interpolation) AS
     list_transform([sqlrank.relevant_precisions(ranking, rel)], lambda precisions:
-        sqlrank.interpolated_precision_of(precisions, sqlrank.num_relevant(ranking, rel), recall))[1];
+        sqlrank.interpolated_precision_of(precisions, sqlrank.num_relevant(ranking, rel), recall, interpolation))[1];
 
 -- each step comes as a one-element list [step]: DuckDB 1.x wants list_reduce's accumulator (the
 -- sums, DOUBLE[]) and the list's elements of one type
@@ -189,3 +198,27 @@ CREATE OR REPLACE MACRO sqlrank.rbp_scaled_gains(ranking, gain) AS
             list_filter(ranking.documents, lambda d: d.label >= 0),
             lambda d: struct_pack(document := d,
                                   scaled := (sqlrank.gain(d.label, kind := gain) - scale.low) / NULLIF(scale.span, 0))))[1];
+
+-- sqlrank.rbp_walk(terms, num_ret) -> STRUCT(gained DOUBLE, unjudged DOUBLE, weight DOUBLE)
+--     trec_eval's rbp and rbp_resid loop (m_rbp.c, m_rbp_resid.c) in its own arithmetic, so that -f trec
+--     prints its digits: down ranks 1..num_ret with a weight that starts at 1 and is multiplied by 0.9 at
+--     each rank (pow(0.9, i - 1) differs in the last bits), adding in rank order gain · weight (gained)
+--     and, at a rank with no judged document, the weight (unjudged); weight ends as 0.9^num_ret.
+--     terms: the judged documents as STRUCT(document, scaled) in rank order (sqlrank.rbp_scaled_gains).
+--     Every step is the accumulator's own type: DuckDB 1.x wants list_reduce's accumulator and elements alike.
+CREATE OR REPLACE MACRO sqlrank.rbp_walk(terms, num_ret) AS
+    list_transform([terms], lambda judged: list_reduce(list_concat(list_concat(
+        [struct_pack(gained := CAST(0 AS DOUBLE), unjudged := CAST(0 AS DOUBLE), weight := CAST(1 AS DOUBLE))],
+        flatten(list_transform(judged, lambda term, place: list_concat(
+            list_transform(range(CASE WHEN place = 1 THEN 1 ELSE judged[place - 1].document.rank + 1 END,
+                                 term.document.rank),
+                           lambda gap: struct_pack(gained := CAST(0 AS DOUBLE), unjudged := CAST(1 AS DOUBLE),
+                                                   weight := CAST(0 AS DOUBLE))),
+            [struct_pack(gained := CAST(term.scaled AS DOUBLE), unjudged := CAST(0 AS DOUBLE),
+                         weight := CAST(0 AS DOUBLE))])))),
+        list_transform(range(coalesce(judged[-1].document.rank, 0) + 1, coalesce(num_ret, 0) + 1),
+                       lambda tail: struct_pack(gained := CAST(0 AS DOUBLE), unjudged := CAST(1 AS DOUBLE),
+                                                weight := CAST(0 AS DOUBLE)))),
+        lambda walked, step: struct_pack(gained := walked.gained + step.gained * walked.weight,
+                                         unjudged := walked.unjudged + step.unjudged * walked.weight,
+                                         weight := walked.weight * CAST(0.9 AS DOUBLE))))[1];

@@ -5,9 +5,11 @@ and cutoffs:
 
 1. the only statement that reads each run after the input checks:
    ``sqlrank.judged_ranking`` ranks every ranking once (one sort, or a heap
-   for small cutoffs) and keeps the judged documents (plus one row per
+   for small cutoffs; ``sqlrank.judged_full_ranking``, its sort alone, for
+   the default order) and keeps the judged documents (plus one row per
    ranking), stacked for all runs in a small temporary table;
-2. one statement that computes every measure at every cutoff from that table:
+2. one statement that computes every measure at every cutoff from that table
+   (the files of the measures asked for installed first, once a database):
    one ``sqlrank.measure_table_for`` call per distinct parameter set (rel, gain,
    discount, ...), each computing all its cutoffs at once, gathered into one
    row per query, the ``all`` rows by ``sqlrank.summary_value`` (the rule of
@@ -30,14 +32,16 @@ from .checks.gains import exponential_measures, refuse_overflowing_gains
 from .checks.empty_truth import EMPTY_POLICIES, apply_empty_policy, check_empty_policy, score_one
 from .checks.order import check_order
 from .checks.unread import rel_unread_notice
-from .errors import EvaluationError, MeasureError, SqlrankError, first_line, out_of_memory, shorten
+from .errors import EvaluationError, MeasureError, SqlrankError, first_line, option_hint, out_of_memory, shorten
 from .limits import MAX_DEPTH, whole_number
-from .macros import connect, library_connection, ready_to_evaluate
+from .macros import connect, install_measures, library_connection, ready_to_evaluate
+from . import lists as lists_module
+from .lists import ListMeasure, check_list_inputs, load_list_inputs, make_lists
 from .measures import Measure, TextMeasure, parse_labelled
-from .readers import QRELS_TABLE, load_inputs
+from .readers import QRELS_TABLE, SUBTOPIC_QRELS_TABLE, load_inputs
 from .readers.base import FORMAT, INPUT_RANK
 from .readers.files import check_unchanged
-from .registry import REGISTRY, SPREADS
+from .registry import PARAMETERS, REGISTRY, SPREADS
 from .result import Report, Result, RunReport
 
 MISSING_POLICIES = ("zero", "skip", "error")
@@ -45,6 +49,8 @@ NAMES = ("asked", "canonical")  # what the measure column calls a measure (evalu
 SCORE_PRECISIONS = ("double", "float32")
 # how documents of equal score are ordered (docs/tie-policies.md); sql/11_judged_ranking.sql orders them
 TIE_POLICIES = ("trec", "docid_asc", "optimistic", "pessimistic", "average", "input")
+# how IPrec and AvgIPrec count the relevant documents at a recall level (the measures' `interpolation`)
+INTERPOLATIONS = PARAMETERS["interpolation"].choices
 JUDGED_TABLE = "sqlrank_judged"
 
 
@@ -54,6 +60,7 @@ def evaluate(
     measures,
     *,
     rel: float | None = None,
+    interpolation: str | None = None,
     missing: str = "zero",
     empty: str = "zero",
     duplicates: str = "error",
@@ -72,11 +79,16 @@ def evaluate(
     run_columns: dict[str, str] | None = None,
     qrels_format: str | None = None,
     run_format: str | None = None,
+    subtopic_qrels=None,
+    subtopic_col: str | None = None,
+    subtopic_qrels_columns: dict[str, str] | None = None,
     allow_disjoint: bool = False,
     threads: int | None = None,
     memory_limit: str | None = None,
     temp_directory: str | None = None,
     connection: duckdb.DuckDBPyConnection | None = None,
+    train=None,
+    items=None,
 ) -> Result:
     """Evaluate one or more runs against relevance judgments.
 
@@ -91,6 +103,9 @@ def evaluate(
     measures: names such as "nDCG@10", "AP(rel=2)", "ndcg_cut_10", "mrr", in a list or one string
         ("nDCG@10 AP", "ndcg@10,map"), or ir_measures Measure objects (nDCG@10).
     rel: relevance level for measures that do not name one (trec_eval -l).
+    interpolation: IPrec's and AvgIPrec's count of relevant documents at a recall level, for those that do
+        not name one: "trec_eval10" (the default, lround) or "trec_eval9" (trec_eval 9.x's and pytrec_eval's
+        (long)(recall · R + 0.9), which ir_measures, ranx and PyTerrier print; docs/trec-semantics.md).
     missing: qrels queries absent from a run score 0 ("zero", trec_eval -c),
         are left out ("skip", pytrec_eval) or are an error ("error").
     empty: qrels queries with no relevant judgment (no label >= rel): score 0 on every measure ("zero"),
@@ -124,11 +139,21 @@ def evaluate(
         run_columns={"query_id": "user", "score": "prediction"}; they win over the shared options.
     qrels_format, run_format: read the files in this format instead of recognising it: "trec", "csv",
         "tsv", "jsonl", "json", "parquet", "feather" or "lz4" (e.g. a headerless TREC file named .tsv).
+    subtopic_qrels: the diversity measures' judgments (alpha_nDCG, ERR_IA, ...: docs/measures.md#diversity-measures),
+        one per (query, subtopic, document), read as the qrels are (TREC `qid subtopic docno rel`, CSV, Parquet,
+        frames); given instead of `qrels` (pass qrels=None): the other measures then read each document's highest
+        label over its subtopics. subtopic_col: its subtopic column, when not subtopic_id, subtopic or iteration;
+        subtopic_qrels_columns: its own column names, as qrels_columns.
     allow_disjoint: evaluate a run that shares no query with the qrels (by default an error: it is
         almost always the wrong file, or ids written otherwise, '301' against 'q301').
     threads, memory_limit, temp_directory: DuckDB settings, for a database made for this call; without
         them the call works in the process's own database, whose macros were installed once
         (docs/performance.md, "Everyday sizes").
+    train: the training interactions (user, item), one row each, in any form `qrels` takes: what the list
+        measures of popularity read (Novelty, ARP, APLT), and their catalogue when `items` is not given
+        (docs/recommenders.md).
+    items: the catalogue (CatalogCoverage, Gini): a list of item ids, a DataFrame, Arrow table or CSV/Parquet
+        path with an item_id (or doc_id) column.
     connection: evaluate in this DuckDB connection instead (the macros are
         installed into it once, and again only if another sqlrank version put
         its own there; its temporary tables sqlrank_* are replaced).
@@ -137,23 +162,28 @@ def evaluate(
     """
     _check_choice("names", names, NAMES)
     _check_choice("empty", empty, EMPTY_POLICIES)
-    labelled = parse_labelled(measures, rel=rel, text_lines=True)
+    labelled = parse_labelled(measures, rel=rel, interpolation=interpolation, text_lines=True)
     asked = [m for _, m in labelled]
     labels = [label if names == "asked" else str(m) for label, m in labelled if isinstance(m, Measure)]
     depth, aggregates = check_options([m for m in asked if isinstance(m, Measure)], missing, score_precision, depth,
                                       ties, judged_only, aggregates)
     check_empty_policy(empty, [m for m in asked if isinstance(m, Measure)])
-    columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col},
+    check_subtopic_qrels(qrels, subtopic_qrels, [m for m in asked if isinstance(m, Measure)])
+    check_list_inputs([m for m in asked if isinstance(m, ListMeasure)], train, items)
+    columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col,
+                    "subtopic_id": subtopic_col},
                "qrels": column_mapping("qrels", qrels_columns),
-               "run": ({"run_id": run_col} if run_col else {}) | column_mapping("run", run_columns)}
+               "run": ({"run_id": run_col} if run_col else {}) | column_mapping("run", run_columns),
+               "subtopic_qrels": column_mapping("subtopic_qrels", subtopic_qrels_columns)}
     for kind, fmt in (("qrels", qrels_format), ("run", run_format)):
         if fmt is not None:
             columns[kind][FORMAT] = fmt  # the reader to use (readers.registry.load)
     if ties == "input":
         columns["run"][INPUT_RANK] = None  # asks the run's reader to keep its order (readers.base.keeps_order)
+    list_labels = [label if names == "asked" else str(m) for label, m in labelled if isinstance(m, ListMeasure)]
     options = (asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates, columns,
-               allow_disjoint, ties, empty, rel)
-    unread = rel_unread_notice(labelled, rel)
+               allow_disjoint, ties, empty, rel, subtopic_qrels, (train, items, list_labels))
+    unread = rel_unread_notice([(label, m) for label, m in labelled if not isinstance(m, ListMeasure)], rel)
     if connection is not None:
         with _using(connection):  # first: a second thread is told so before it touches the busy connection
             _check_connection(connection)
@@ -174,12 +204,17 @@ def _noted(result: Result, notice: str | None) -> Result:
 
 
 def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates,
-              columns, allow_disjoint, ties, empty="zero", rel=None) -> Result:
+              columns, allow_disjoint, ties, empty="zero", rel=None, subtopic_qrels=None,
+              list_inputs=(None, None, [])) -> Result:
     parsed = [m for m in asked if isinstance(m, Measure)]
     text = [m for m in asked if isinstance(m, TextMeasure)]
+    lists = [m for m in asked if isinstance(m, ListMeasure)]
+    train, items, list_labels = list_inputs
     report = None
     try:
-        report = load_inputs(con, qrels, run, columns.pop(""), duplicates, missing, depth, own=columns)
+        shared = columns.pop("")
+        report = load_inputs(con, qrels, run, shared, duplicates, missing, depth, own=columns,
+                             subtopic_qrels=subtopic_qrels)
         apply_empty_policy(con, QRELS_TABLE, report, empty, rel)
         refuse_overflowing_gains(con, QRELS_TABLE, report.qrels_label, exponential_measures(parsed))
         if ties == "input":
@@ -207,8 +242,15 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
         _warn_unjudged(con, report)
         if missing == "error":
             _refuse_missing(report)
+        install_measures(con, {m.definition.macro for m in parsed})
         # the report holds the runs in their final order (_report_coverage): the rows follow it
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), names=labels, ties=ties)).to_arrow_table()
+        if lists:
+            # the training interactions name their user and item columns as the truth does
+            ids = {name: column for name, column in (shared | columns["qrels"]).items()
+                   if column and name in ("query_id", "doc_id")}
+            table = _with_list_rows(con, table, lists, list_labels, report, missing, train, items, ids,
+                                    _asked_order(asked, labels, list_labels))
         if empty == "one":
             table = score_one(con, table)
         text_rows = _text_rows(con, text, report, missing)
@@ -219,9 +261,51 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
         if report is not None:  # a file rewritten while DuckDB read it fails in its own words: say why
             _refuse_changed_runs(report)
         raise out_of_memory(error, con) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
-    order = iter(labels)
-    return Result(table, parsed, report, text_rows=text_rows, aggregates=spread, names=labels,
-                  order=[next(order) if isinstance(m, Measure) else str(m) for m in asked])
+    numeric = [m for m in asked if not isinstance(m, TextMeasure)]  # the measures and list measures, as asked
+    names = _asked_order(asked, labels, list_labels)
+    order = iter(names)
+    return Result(table, numeric, report, text_rows=text_rows, aggregates=spread, names=names,
+                  order=[str(m) if isinstance(m, TextMeasure) else next(order) for m in asked])
+
+
+def _asked_order(asked: list, labels: list[str], list_labels: list[str]) -> list[str]:
+    """The names of the measures and the list measures together, in the order asked."""
+    measures, listed = iter(labels), iter(list_labels)
+    return [next(listed) if isinstance(m, ListMeasure) else next(measures) for m in asked
+            if not isinstance(m, TextMeasure)]
+
+
+def _with_list_rows(con, table, lists: list[ListMeasure], list_labels: list[str], report: Report, missing: str,
+                    train, items, columns, names: list[str]):
+    """The result's rows with the list measures' (sqlrank/lists.py) among them, in the result's order: run by
+    run, each user's rows by query_id, then the `all` rows; each row's measures in the order asked."""
+    load_list_inputs(con, train, items, columns)
+    rankings = sqlgen.call("sqlrank.rankings", sqlgen.literal(QRELS_TABLE), sqlgen.literal(JUDGED_TABLE),
+                           missing=missing)
+    make_lists(con, report.run_tables, rankings, lists)
+    con.register("sqlrank_result_rows", table)
+    try:
+        return con.sql(
+            f"SELECT run_id, query_id, measure, value FROM (SELECT * FROM sqlrank_result_rows UNION ALL "
+            f"{lists_module.list_rows_sql(lists, list_labels)})\n"
+            f"ORDER BY list_position({sqlgen.literal(list(report.runs))}, run_id), query_id = 'all', query_id, "
+            f"list_position({sqlgen.literal(names)}, measure)").to_arrow_table()
+    finally:
+        con.unregister("sqlrank_result_rows")
+
+
+def check_subtopic_qrels(qrels, subtopic_qrels, measures: list[Measure]) -> None:
+    """The diversity measures read subtopic qrels, given in place of the qrels; the same on every door."""
+    diversity = [str(m) for m in measures if "subtopics" in m.definition.needs]
+    if diversity and subtopic_qrels is None:
+        raise MeasureError(f"{', '.join(diversity)}: the diversity measures read subtopic qrels (query_id, subtopic_id, "
+                           "doc_id, relevance; TREC: qid subtopic docno rel): pass " + option_hint(
+                               "subtopic_qrels=<path or table> (and qrels=None)",
+                               "--subtopic-qrels (the QRELS file then holds them)"))
+    if subtopic_qrels is not None and qrels is not None:
+        raise EvaluationError("subtopic qrels are given in place of the qrels, not beside them: pass " + option_hint(
+            "qrels=None", "--subtopic-qrels") + " (the other measures then read each document's highest label over "
+            "its subtopics), or evaluate the other qrels in a second call")
 
 
 def _spread(con, table, labels: list[str], runs: list[str], aggregates: list[str]):
@@ -358,9 +442,18 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
     """
     source = "sqlrank.tied_rankings" if ties == "average" else "sqlrank.rankings"
     rankings = sqlgen.call(source, sqlgen.literal(qrels), sqlgen.literal(judged), missing=missing)
+    if "subtopics" in _needs(measures):  # the diversity measures' ranking.intents (sql/23_subtopics.sql)
+        rankings = sqlgen.call("sqlrank.subtopic_rankings", sqlgen.literal(qrels), sqlgen.literal(judged),
+                               sqlgen.literal(SUBTOPIC_QRELS_TABLE), missing=missing)
     values = _measure_values(measures, average=ties == "average")
     names = sqlgen.literal(names or [str(m) for m in measures])  # the measure column: the names reported
     aggregates = sqlgen.literal([m.definition.aggregate for m in measures])
+    # a weighted mean (GAUC) weighs each query: a second list beside the values; the others count each query once
+    weighted = any(m.definition.aggregate == "weighted" for m in measures)
+    weights = f",\n           {measure_weights(measures)} AS measure_weights" if weighted else ""
+    term, count = (("sqlrank.aggregate_term(value, aggregate) * weight", "sum(weight)") if weighted
+                   else ("sqlrank.aggregate_term(value, aggregate)", "count(*)"))
+    weight_column = ", unnest(measure_weights) AS weight" if weighted else ""
     given = ""
     if run_order and len(run_order) > 1:  # one run: nothing to order
         given = f"list_position({sqlgen.literal(list(run_order))}, run_id), "
@@ -368,17 +461,18 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
         "WITH\n"
         "per_query AS MATERIALIZED (\n"
         "    SELECT run_id, query_id, row_number() OVER (PARTITION BY run_id ORDER BY query_id) AS query_order,\n"
-        f"           {values} AS measure_values\n"
+        f"           {values} AS measure_values{weights}\n"
         f"    FROM {rankings}\n"
         "),\n"
         "means AS (\n"
         "    SELECT run_id, list(value ORDER BY ordinal) AS measure_values\n"
         "    FROM (\n"
         "        SELECT run_id, ordinal,\n"
-        "               sqlrank.summarize(sum(sqlrank.aggregate_term(value, aggregate) ORDER BY query_order), count(*),\n"
+        f"               sqlrank.summarize(sum({term} ORDER BY query_order), {count},\n"
         "                                 any_value(aggregate)) AS value\n"
         f"        FROM (SELECT run_id, query_order, unnest({aggregates}) AS aggregate,\n"
-        "                     unnest(measure_values) AS value, generate_subscripts(measure_values, 1) AS ordinal\n"
+        f"                     unnest(measure_values) AS value{weight_column}, "
+        "generate_subscripts(measure_values, 1) AS ordinal\n"
         "              FROM per_query)\n"
         "        GROUP BY run_id, ordinal\n"
         "    )\n"
@@ -393,6 +487,25 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
         f"    ORDER BY {given}run_id, query_order NULLS LAST\n"
         ")"
     )
+
+
+def weights_sql(measures: list[Measure], missing: str = "zero", judged: str = JUDGED_TABLE,
+                qrels: str = QRELS_TABLE) -> str:
+    """(run_id, query_id, measure, weight) of the measures with a weighted mean, from the judged table: what a
+    Spark bucket sends beside its values so that the driver can weigh them (sqlrank/spark/result.py)."""
+    weighted = [m for m in measures if m.definition.aggregate == "weighted"]
+    rankings = sqlgen.call("sqlrank.rankings", sqlgen.literal(qrels), sqlgen.literal(judged), missing=missing)
+    return (f"SELECT run_id, query_id, unnest({sqlgen.literal([str(m) for m in weighted])}) AS measure, "
+            f"unnest({measure_weights(weighted)}) AS weight FROM {rankings}")
+
+
+def measure_weights(measures: list[Measure]) -> str:
+    """One list of every measure's weight for a query's `ranking` in the `all` row: its weight macro
+    (`sqlrank.weight_gauc(ranking, NULL, 1)`) for a measure with a weighted mean, else 1."""
+    return "[" + ", ".join(
+        sqlgen.call(f"sqlrank.weight_{m.definition.macro}", "ranking", sqlgen.literal(m.k),
+                    *[sqlgen.literal(m.param(name)) for name in m.definition.params])
+        if m.definition.aggregate == "weighted" else "1.0" for m in measures) + "]"
 
 
 # Past this many measure/cutoff pairs a statement of one call each takes DuckDB longer to plan than
@@ -460,7 +573,11 @@ def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision
                                score_precision=score_precision, one_run=run_id is not None, zero_labels=zero_labels,
                                negative_labels=negative_labels, depth=depth)
         else:
-            call = sqlgen.call("sqlrank.judged_ranking", sqlgen.literal(QRELS_TABLE), sqlgen.literal(table),
+            # trec over the whole run (or deeper than the heap's 32) by its plan alone: binding the others costs more
+            # than ranking a small run (sql/11_judged_ranking.sql); judged_ranking picks among its four otherwise
+            whole = ties == "trec" and (depth is None or depth > 32)
+            call = sqlgen.call("sqlrank.judged_full_ranking" if whole else "sqlrank.judged_ranking",
+                               sqlgen.literal(QRELS_TABLE), sqlgen.literal(table),
                                depth=depth, score_precision=score_precision, one_run=run_id is not None,
                                zero_labels=zero_labels, negative_labels=negative_labels, **policy)
         label = "" if run_id is None else f"{sqlgen.literal(run_id)} AS run_id, "

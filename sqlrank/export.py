@@ -75,8 +75,14 @@ def _result_parts(result: Result, fmt: str, per_query: bool) -> Iterable:
     """A Result in format `fmt`, as parts (bytes, or Arrow buffers that write() writes without a copy)."""
     renderer = _format(fmt)
     if renderer.result is None:
-        return renderer.table(result.rows(per_query))
+        return renderer.table(_keyed(result.rows(per_query), result.report.query_id_name))
     return renderer.result(result, per_query)
+
+
+def _keyed(rows: pa.Table, name: str) -> pa.Table:
+    """The rows with the query column under the inputs' own name (`user_id`), as per_query gives it; as text,
+    since the `all` rows share the column."""
+    return rows.rename_columns([name if column == "query_id" else column for column in rows.column_names])
 
 
 def _table_parts(data: pa.Table, fmt: str) -> Iterable:

@@ -11,7 +11,8 @@ the macro is created, so the library is loaded in this order:
    inputs and parameters);
    then `sql/10_*.sql` .. `sql/49_*.sql`: the one ranking pass and the ranking
    struct every measure reads;
-2. `sql/measures/*.sql`: one scalar macro per measure, `sqlrank.measure_<name>`;
+2. `sql/measures/*.sql`: one scalar macro per measure, `sqlrank.measure_<name>`; `sql/lists/*.sql`: one
+   table macro per list measure (beyond accuracy), `sqlrank.list_<name>` (sqlrank/lists.py);
 3. the macros made from the registry (`registry_sql()`): the DuckDB shell's
    table macro of each measure and `sqlrank.measure_aggregate`;
 4. `sql/50_*.sql` .. `sql/99_*.sql`: what reads results (the `all` rows, ...).
@@ -28,7 +29,7 @@ from pathlib import Path
 
 import duckdb
 
-from . import shell_door, sqlgen
+from . import lists, shell_door, sqlgen
 from .registry import PARAMETERS, REGISTRY
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -47,20 +48,24 @@ def sql_files() -> list[Path]:
     folder = sql_dir()
     return (sorted(p for p in folder.glob("*.sql") if p.name < "50")
             + sorted((folder / "measures").glob("*.sql"))
+            + sorted((folder / "lists").glob("*.sql"))
             + sorted(p for p in folder.glob("*.sql") if p.name >= "50"))
 
 
 @cache
-def sql_script(table_macros: bool = True) -> str:
+def sql_script(table_macros: bool = True, measure_macros: bool = True) -> str:
     """The whole macro library as one script, ready for the DuckDB shell's `.read`.
 
     table_macros=False leaves out the shell's table macro of each measure (registry_sql), which
     evaluate() never calls and which take half the time of installing the library.
+    measure_macros=False leaves out the measure files too (and so the table macros, which call them):
+    evaluate() installs the ones it asks for (install_measures).
     """
     def part(title: str, text: str) -> str:
         return f"-- ===== {title} =====\n{text.strip()}\n"
 
-    files = sql_files()
+    files = [path for path in sql_files() if measure_macros or path.parent.name != "measures"]
+    table_macros = table_macros and measure_macros
     results = [path for path in files if path.parent == sql_dir() and path.name >= "50"]
     parts = [part(path.relative_to(sql_dir()).as_posix(), path.read_text(encoding="utf-8"))
              for path in files if path not in results]
@@ -68,6 +73,8 @@ def sql_script(table_macros: bool = True) -> str:
     parts.insert(vocabulary, part("the shell door, made from the checks' messages (sqlrank/shell_door.py)",
                                   shell_door.shell_sql()))
     parts.append(part("made from the measure registry (sqlrank/registry.py)", registry_sql(table_macros)))
+    if table_macros:
+        parts.append(part("the list measures' table macros (sqlrank/lists.py)", lists.shell_sql()))
     parts += [part(path.name, path.read_text(encoding="utf-8")) for path in results]
     return "\n".join(parts)
 
@@ -113,13 +120,14 @@ def registry_sql(table_macros: bool = True) -> str:
       tie groups (sqlrank.tied_run_rankings) and calls the measure's expectation, or stops with an error
       naming a measure that has none (the registry's ties_average); the branch of the other policies
       is empty then, and the other way round, each filtered by a constant;
+    * a diversity measure's table macro takes subtopic qrels as its first table (sqlrank.subtopic_run_rankings);
     * `sqlrank.measure_aggregate(measure)`: how the `all` row summarises a measure named in a
       result table ('mean' or 'sum'), by any of its spellings.
     """
     statements = []
     for definition in REGISTRY.values() if table_macros else ():
         options = ([("k", None)] if definition.cutoff else []) + [
-            (name, PARAMETERS[name].default) for name in definition.params] + list(_RUN_OPTIONS)
+            (name, definition.default(name)) for name in definition.params] + list(_RUN_OPTIONS)
         signature = ", ".join(["qrels_table", "run_table"] + [f"{name} := {sqlgen.literal(value)}"
                                                              for name, value in options])
         name = f"sqlrank.{definition.macro}"
@@ -137,12 +145,19 @@ def registry_sql(table_macros: bool = True) -> str:
         tied = sqlgen.call("sqlrank.tied_run_rankings", "qrels_table", "run_table", "missing := missing",
                            "score_precision := score_precision", "ties := ties", "qrels_columns := qrels_columns",
                            "run_columns := run_columns", "depth := depth", "judged_only := judged_only", *negative)
+        if "subtopics" in definition.needs:  # the diversity measures: qrels_table names subtopic qrels
+            statements.append(_subtopic_macro(definition, signature, value, checks))
+            continue
+        # a weighted mean's weights go beside the values, for sqlrank.summary's `all` row (sql/90_summary.sql)
+        weight = "" if definition.aggregate != "weighted" else ", " + sqlgen.call(
+            f"sqlrank.weight_{definition.macro}", "ranking", cutoff,
+            *(_argument(parameter) for parameter in definition.params)) + " AS weight"
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
-            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value\n    FROM {rankings}\n"
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value{weight}\n    FROM {rankings}\n"
             f"    WHERE {checks}\n"
             f"    UNION ALL BY NAME\n"
-            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {_average_value(definition, cutoff)} AS value\n"
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {_average_value(definition, cutoff)} AS value{weight}\n"
             f"    FROM {tied}\n"
             f"    WHERE {checks}\n"
             f"      AND (depth IS NULL OR {_average_depth(definition)})\n"
@@ -159,6 +174,28 @@ def registry_sql(table_macros: bool = True) -> str:
     statements.append(f"CREATE OR REPLACE MACRO sqlrank.measure_aggregate(measure) AS\n"
                       f"    CASE {cases} ELSE 'mean' END;")
     return "\n\n".join(statements) + "\n"
+
+
+def _subtopic_macro(definition, signature: str, value: str, checks: str) -> str:
+    """A diversity measure's table macro: its first table holds subtopic qrels (sqlrank.subtopic_run_rankings);
+    the options it cannot take yet (ties := 'average', judged_only, qrels_columns) refused by name, by a branch
+    that is one row of the error when one is given (as sqlrank.run_rankings stops on a problem)."""
+    refused = [("ties = 'average'", "ties := 'average' is not defined yet for the diversity measures; use another "
+                                    "ties policy"),
+               ("judged_only", "judged_only is not taken yet by the diversity measures in the shell; leave it out"),
+               ("qrels_columns IS NOT NULL", "the subtopic qrels need the columns query_id, subtopic_id, doc_id, "
+                                             "relevance (qrels_columns is not taken yet); rename them in a view")]
+    message = "CASE " + " ".join(f"WHEN {condition} THEN {sqlgen.literal(f'sqlrank: {definition.name}: {reason}')}"
+                                 for condition, reason in refused) + " END"
+    rankings = sqlgen.call("sqlrank.subtopic_run_rankings", "qrels_table", "run_table", "depth := depth",
+                           "missing := missing", "score_precision := score_precision", "ties := ties",
+                           "run_columns := run_columns")
+    return (f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value\n    FROM {rankings}\n"
+            f"    WHERE {checks}\n"
+            f"    UNION ALL BY NAME\n"
+            f"    SELECT error({message}) AS query_id\n"
+            f"    WHERE {' OR '.join(condition for condition, _ in refused)};")
 
 
 def _average_value(definition, cutoff: str) -> str:
@@ -226,7 +263,8 @@ def ready_to_evaluate(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnecti
 
 
 def _install_library(con: duckdb.DuckDBPyConnection, table_macros: bool = True) -> duckdb.DuckDBPyConnection:
-    con.execute(sql_script(table_macros))
+    # without the table macros, the measure macros wait until an evaluation asks for them (install_measures)
+    con.execute(sql_script(table_macros, measure_macros=table_macros))
     if table_macros:  # the marker names the whole library only
         con.execute(f"CREATE OR REPLACE MACRO sqlrank.{_MARKER}() AS '{_fingerprint()}'")
     return con
@@ -251,7 +289,8 @@ def connect(
     an extension a statement needs (httpfs for an https:// table name); sqlrank itself needs none.
     table_macros: False leaves out the DuckDB shell's table macro of each measure
     (`sqlrank.ndcg(qrels, run, k := 10)`), half the library's install time: a connection made to be
-    passed to evaluate() needs none of them.
+    passed to evaluate() needs none of them. Its measure macros (`sqlrank.measure_ndcg`, ...) are
+    installed as evaluate() asks for them, each once (install_measures).
     """
     config: dict[str, str] = {}
     if threads is not None:
@@ -278,7 +317,44 @@ def connect(
     # opened here, most often in memory and empty: installing outright costs less than looking first
     _install_library(con, table_macros)
     _MADE_BY_CONNECT[con] = table_macros
+    if not table_macros:
+        _MEASURES_ON_DEMAND[con] = _MeasureMacros()
     return con
+
+
+class _MeasureMacros:
+    """The measure macros a database made without them holds so far, and the lock its connections install under."""
+
+    def __init__(self) -> None:
+        self.installed: set[str] = set()
+        self.lock = threading.Lock()
+
+
+# connection -> the _MeasureMacros of its database, for the databases made by connect(table_macros=False)
+# (every cursor of the process's database shares one)
+_MEASURES_ON_DEMAND: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def install_measures(con: duckdb.DuckDBPyConnection, names) -> None:
+    """The measure files `names` (registry macro names, `ndcg`) installed into con's database, each once.
+
+    Only a database made without them (connect(table_macros=False): the process's database and
+    `sqlrank eval`'s) lacks them: the measure files are a third of the library's install time, and an
+    evaluation calls a few of them (docs/performance.md, "Everyday sizes, round two"). A measure file
+    calls only the shared parts, never another measure's macro, so each can come alone.
+    """
+    held = _MEASURES_ON_DEMAND.get(con)
+    if held is None:  # the whole library is there
+        return
+    with held.lock:  # the connections of one database, in threads, install each file once
+        for name in sorted(set(names) - held.installed):
+            con.execute(measure_file_sql(name))
+            held.installed.add(name)
+
+
+def measure_file_sql(name: str) -> str:
+    """The text of the measure file `sql/measures/<name>.sql`."""
+    return (sql_dir() / "measures" / f"{name}.sql").read_text(encoding="utf-8")
 
 
 # This process's in-memory database holding the library, made on first use: each evaluation that is handed
@@ -298,7 +374,9 @@ def library_connection() -> duckdb.DuckDBPyConnection:
     with _PROCESS_DATABASE_LOCK:
         if _process_database is None:
             _process_database = connect(table_macros=False)
-        return _process_database.cursor()
+        cursor = _process_database.cursor()
+        _MEASURES_ON_DEMAND[cursor] = _MEASURES_ON_DEMAND[_process_database]
+        return cursor
 
 
 def _forget_process_database() -> None:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from .checks import messages
 from .errors import MeasureError
+from .lists import parse_list_measure
 from .registry import NAMED_SETS, PARAMETERS, RANX_SPELLINGS, REGISTRY, MeasureDef, Parameter
 
 
@@ -142,7 +143,7 @@ class Measure:
 
     def __str__(self) -> str:
         at = self.definition.at
-        shown = [_shown_parameter(n, v) for n, v in self.params if v != PARAMETERS[n].default and n != at]
+        shown = [_shown_parameter(n, v) for n, v in self.params if v != self.definition.default(n) and n != at]
         text = self.name + (f"({','.join(shown)})" if shown else "")
         if at:
             return text + f"@{self.param(at)}"
@@ -189,17 +190,25 @@ _TREC_FORM = re.compile(r"^(?P<name>[A-Za-z_]+?)(?:_|\.)(?P<ks>[0-9][0-9.,]*)$")
 _TREC_AT_FORM = re.compile(r"^(?P<name>[A-Za-z_]+?)(?:_|\.)(?P<xs>[0-9.][0-9.,]*)$")
 
 
-def parse(text: str, *, rel: float | None = None) -> list[Measure | TextMeasure]:
+def parse(text: str, *, rel: float | None = None, interpolation: str | None = None) -> list[Measure | TextMeasure]:
     """Parse one measure string; trec_eval's `P.5,10` and the named sets (`all_trec`) give several measures.
 
     `rel` is the default relevance level for measures that do not name one
-    (the CLI's --rel, trec_eval's -l).
+    (the CLI's --rel, trec_eval's -l); `interpolation` likewise for IPrec and AvgIPrec (the CLI's --interpolation).
     """
+    defaults = {name: value for name, value in (("rel", rel), ("interpolation", interpolation)) if value is not None}
+    return _parse(text, defaults)
+
+
+def _parse(text: str, defaults: dict) -> list[Measure | TextMeasure]:
+    """parse(), with the caller's defaults for the parameters a spelling does not name."""
     spelling = text.strip()
     if not spelling:
         raise MeasureError("empty measure name; " + _known_names_hint())
     if spelling in NAMED_SETS:
-        return [measure for name in NAMED_SETS[spelling] for measure in parse(name, rel=rel)]
+        return [measure for name in NAMED_SETS[spelling] for measure in _parse(name, defaults)]
+    if (listed := parse_list_measure(spelling)) is not None:  # a measure of the lists themselves (lists.py)
+        return [listed]
     if spelling == "runid":
         return [TextMeasure("runid")]
     if relstring := _RELSTRING_FORM.match(spelling):
@@ -212,20 +221,20 @@ def parse(text: str, *, rel: float | None = None) -> list[Measure | TextMeasure]
         definition = REGISTRY[_TREC_AT[trec_at.group("name").lower()]]
         # in increasing order, as trec_eval sorts a family's values (`P.5,7,3` prints P_3, P_5, P_7)
         xs = sorted((x for x in trec_at.group("xs").split(",") if x), key=_number_or_text)
-        return [_build(spelling, definition, {}, x, rel) for x in xs]
-    if values := _trec_values(spelling, rel):
+        return [_build(spelling, definition, {}, x, defaults) for x in xs]
+    if values := _trec_values(spelling, defaults):
         return values
     trec = _TREC_FORM.match(spelling)
     if trec and trec.group("name").lower() in _TREC_CUTOFF:
         definition = REGISTRY[_TREC_CUTOFF[trec.group("name").lower()]]
         # a fractional cutoff is cut to its whole part, as trec_eval reads it (ndcg_cut.23.4 is ndcg_cut_23)
         ks = sorted((part.split(".")[0] for part in trec.group("ks").split(",") if part), key=_number_or_text)
-        return [_build(spelling, definition, {}, k, rel) for k in ks]
+        return [_build(spelling, definition, {}, k, defaults) for k in ks]
     if spelling.lower() in _TREC_DEFAULT_CUTOFFS:
         definition = REGISTRY[TREC_FAMILIES[next(f for f in TREC_FAMILIES if f.lower() == spelling.lower())]]
-        return [_build(spelling, definition, {}, str(k), rel) for k in _TREC_DEFAULT_CUTOFFS[spelling.lower()]]
+        return [_build(spelling, definition, {}, str(k), defaults) for k in _TREC_DEFAULT_CUTOFFS[spelling.lower()]]
     if level := _RANX_LEVEL.match(spelling):
-        return parse(f"{level.group('name')}(rel={level.group('rel')}){level.group('k') or ''}", rel=rel)
+        return _parse(f"{level.group('name')}(rel={level.group('rel')}){level.group('k') or ''}", defaults)
     match = _IR_MEASURES_FORM.match(spelling)
     if match and match.group("name").lower() in RANX_SPELLINGS:
         meant = RANX_SPELLINGS[match.group("name").lower()]
@@ -233,7 +242,7 @@ def parse(text: str, *, rel: float | None = None) -> list[Measure | TextMeasure]
             raise MeasureError(f"{spelling}: {match.group('name')} is {meant}; write that with your parameters")
         if "(" not in meant and match.group("params"):
             meant += f"({match.group('params')})"
-        return parse(meant + (f"@{match.group('k')}" if match.group("k") is not None else ""), rel=rel)
+        return _parse(meant + (f"@{match.group('k')}" if match.group("k") is not None else ""), defaults)
     if not match:
         raise MeasureError(
             f"cannot read measure '{spelling}': expected NAME, NAME@k or NAME(param=value,...)@k, "
@@ -259,8 +268,8 @@ def parse(text: str, *, rel: float | None = None) -> list[Measure | TextMeasure]
         if not raw_params["gain"].startswith("{"):
             raise MeasureError(f"{spelling}: a gain map is written gains={{label:gain,...}}, e.g. gains={{1:3,2:9}}")
     if match.group("k") is not None and "," in match.group("k"):  # nDCG@10,20: one measure per cutoff
-        return [_build(spelling, definition, raw_params, k, rel) for k in match.group("k").split(",")]
-    return [_build(spelling, definition, raw_params, match.group("k"), rel)]
+        return [_build(spelling, definition, raw_params, k, defaults) for k in match.group("k").split(",")]
+    return [_build(spelling, definition, raw_params, match.group("k"), defaults)]
 
 
 def _number_or_text(text: str) -> tuple:
@@ -274,7 +283,7 @@ def _number_or_text(text: str) -> tuple:
 _TREC_VALUES_FORM = re.compile(r"^(?P<name>[A-Za-z0-9_]+?)\.(?P<values>.+)$")
 
 
-def _trec_values(spelling: str, rel) -> list[Measure] | None:
+def _trec_values(spelling: str, defaults: dict) -> list[Measure] | None:
     """trec_eval's value lists after a dot: `utility.2,-1,0,0` (its four weights), `set_F.0.5` (beta),
     `11pt_avg..25,.5,.75` (recall levels) and gain maps `ndcg.1=3,2=9` for every measure with a gain;
     None when the spelling is none of these."""
@@ -285,9 +294,11 @@ def _trec_values(spelling: str, rel) -> list[Measure] | None:
     values = match.group("values")
     names = definition.trec_values
     if names and isinstance(PARAMETERS[names[0]].default, tuple):  # a list: every value goes in it
-        return [_build(spelling, definition, {names[0]: f"[{values}]"}, None, rel)]
+        return [_build(spelling, definition, {names[0]: f"[{values}]"}, None, defaults)]
     if names:
         items = values.split(",")
+        if len(names) == 1 and len(items) > 1:  # set_F.1.0,0.5,2.4: one measure a value, as P.5,10 (docs/measures.md#setf)
+            return [_build(spelling, definition, {names[0]: item}, None, defaults) for item in items]
         if len(items) != len(names):
             raise MeasureError(f"{spelling}: {match.group('name')} takes {len(names)} value(s) after the dot "
                                f"({', '.join(n or '0' for n in names)}), got {len(items)}")
@@ -295,10 +306,10 @@ def _trec_values(spelling: str, rel) -> list[Measure] | None:
             if name is None and parse_parameter(Parameter("value", 0), item, spelling) != 0:
                 raise MeasureError(f"{spelling}: value {position} weighs the documents outside the judgments and "
                                    "the run, which needs the collection's size; sqlrank does not know it: give 0")
-        return [_build(spelling, definition, {n: v for n, v in zip(names, items) if n}, None, rel)]
+        return [_build(spelling, definition, {n: v for n, v in zip(names, items) if n}, None, defaults)]
     if "gain" in definition.params and "=" in values:
         pairs = "{" + ",".join(pair.replace("=", ":", 1) for pair in values.split(",")) + "}"
-        return [_build(spelling, definition, {"gain": pairs}, None, rel)]
+        return [_build(spelling, definition, {"gain": pairs}, None, defaults)]
     return None
 
 
@@ -332,22 +343,27 @@ def _names_in(given) -> list[str]:
     return split_names(given) or [given]  # a blank name: parse() says it is empty
 
 
-def parse_all(texts, *, rel: float | None = None, text_lines: bool = False) -> list[Measure]:
+def parse_all(texts, *, rel: float | None = None, interpolation: str | None = None,
+              text_lines: bool = False) -> list[Measure]:
     """Parse a list of measure strings; duplicates (same canonical measure) are kept once.
 
     trec_eval's text lines (runid, relstring: TextMeasure) are kept only with `text_lines`, for the
     evaluation that the trec layout prints; everything else reads numbers and leaves them out.
     """
-    return [measure for _, measure in parse_labelled(texts, rel=rel, text_lines=text_lines)]
+    return [measure for _, measure in parse_labelled(texts, rel=rel, interpolation=interpolation, text_lines=text_lines)]
 
 
-def parse_labelled(texts, *, rel: float | None = None, text_lines: bool = False) -> list[tuple[str, Measure]]:
+def parse_labelled(texts, *, rel: float | None = None, interpolation: str | None = None,
+                   text_lines: bool = False) -> list[tuple[str, Measure]]:
     """parse_all's measures, each with the name a result reports it under: the spelling the user wrote
     (`map` stays `map`); a spelling that gives several measures names each as it was written there,
     trec_eval's way (`P.5,10`: P_5, P_10; `all_trec`) or ir_measures' (`nDCG@10,20`: nDCG@10, nDCG@20).
     A label another measure has already taken gives way to the canonical name."""
     if rel is not None and (isinstance(rel, bool) or not isinstance(rel, (int, float)) or not math.isfinite(rel)):
         raise MeasureError(f"rel must be a finite number, got {rel!r}")  # it becomes a number in the SQL text
+    choices = PARAMETERS["interpolation"].choices
+    if interpolation is not None and interpolation not in choices:
+        raise MeasureError(f"unknown interpolation {interpolation!r} (expected one of: {', '.join(choices)})")
     if isinstance(texts, (bytes, bytearray)):
         raise MeasureError(f"measures are text, got {type(texts).__name__} {texts!r}; decode them "
                            f"({texts!r}.decode()) or pass [{texts.decode(errors='replace')!r}]")
@@ -358,7 +374,7 @@ def parse_labelled(texts, *, rel: float | None = None, text_lines: bool = False)
                            f"{texts!r}")
     seen: dict[str, tuple[str, Measure]] = {}
     for text in (name for given in texts for name in _names_in(given)):
-        parsed = parse(text, rel=rel)
+        parsed = parse(text, rel=rel, interpolation=interpolation)
         for measure in parsed:
             if isinstance(measure, TextMeasure):
                 if not text_lines:
@@ -378,7 +394,7 @@ def parse_labelled(texts, *, rel: float | None = None, text_lines: bool = False)
             if label in {taken for taken, _ in seen.values()}:
                 label = str(measure)
             seen.setdefault(str(measure), (label, measure))
-    if seen and not any(isinstance(measure, Measure) for _, measure in seen.values()):
+    if seen and all(isinstance(measure, TextMeasure) for _, measure in seen.values()):
         raise MeasureError("runid and relstring are text lines printed beside measures in the trec layout; "
                            "name a measure too, e.g. -m map")
     if not seen:
@@ -386,7 +402,7 @@ def parse_labelled(texts, *, rel: float | None = None, text_lines: bool = False)
     return list(seen.values())
 
 
-def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, rel) -> Measure:
+def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, defaults: dict) -> Measure:
     if definition.at and k_text is not None:  # IPrec@0.1: the @ gives a parameter, not a cutoff
         if definition.at in raw_params:
             raise MeasureError(f"{spelling}: {definition.at} is given twice (@ and {definition.at}=); give it once")
@@ -404,9 +420,12 @@ def _build(spelling: str, definition: MeasureDef, raw_params: dict, k_text, rel)
         params[key] = parse_parameter(PARAMETERS[key], value, spelling)
     for key in definition.params:
         if key not in params:
-            params[key] = rel if (key == "rel" and rel is not None) else PARAMETERS[key].default
+            params[key] = defaults.get(key, definition.default(key))
     if definition.at and params[definition.at] is None:
         raise MeasureError(f"{spelling}: {definition.name} needs its {definition.at}, e.g. {definition.name}@0.5")
+    if "max_rel" in params and not 0 <= params["min_rel"] < params["max_rel"]:
+        raise MeasureError(messages.render(messages.GAIN_SCALE, measure=definition.name, low=params["min_rel"],
+                                           high=params["max_rel"]))
     if key_rel := params.get("rel"):
         params["rel"] = int(key_rel) if float(key_rel).is_integer() and abs(key_rel) < 2 ** 53 else key_rel
     k = None
@@ -483,13 +502,13 @@ def describe() -> list[dict]:
     """One row per measure, in registry order: what `sqlrank measures` prints and the README table shows.
 
     Keys: name, aliases, parameters ({name: default}), cutoff (takes @k), at (the parameter a real @x
-    sets, or None), summary ("mean", "sum" or "gm" in the `all` row), definition, macro (the DuckDB table macro).
+    sets, or None), summary ("mean", "sum", "gm" or "weighted" in the `all` row), definition, macro (the DuckDB table macro).
     """
     return [
         {
             "name": m.name,
             "aliases": spellings(m),
-            "parameters": {p: PARAMETERS[p].default for p in m.params},
+            "parameters": {p: m.default(p) for p in m.params},
             "cutoff": m.cutoff,
             "at": m.at,
             "summary": m.aggregate,
@@ -521,7 +540,9 @@ def markdown_table() -> str:
 def trec_name(measure: Measure) -> str:
     """trec_eval's name for a measure at trec_eval's parameters (`ndcg_cut_10`, `map`); else the canonical name."""
     definition = measure.definition
-    non_default = [n for n, v in measure.params if v != PARAMETERS[n].default and n not in ("rel", definition.at)]
+    # rel and interpolation are trec_eval's options (-l, its version), not part of its names
+    non_default = [n for n, v in measure.params
+                   if v != definition.default(n) and n not in ("rel", "interpolation", definition.at)]
     if non_default:
         return _trec_values_name(measure, non_default) or str(measure)
     if definition.at and definition.trec_family:

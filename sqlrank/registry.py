@@ -33,9 +33,9 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("gain", "linear", ("linear", "exp"),
                   "linear = label; exp = 2^label - 1; or a gain map, written gains={1:3,2:9} (trec_eval's ndcg.1=3,2=9): "
                   "the labels it names get its gains, the others stay linear"),
-        Parameter("discount", "log2", ("log2", "jarvelin", "ln"),
-                  "1/log2(i+1); Järvelin's 1/log_base(i) from i = base; 1/ln(i+1)"),
-        Parameter("base", 2, help="log base of the jarvelin discount", minimum_exclusive=1),
+        Parameter("discount", "log2", ("log2", "jarvelin", "ln", "log"),
+                  "1/log2(i+1); Järvelin's 1/log_base(i) from i = base; 1/ln(i+1); 1/log_base(i+1)"),
+        Parameter("base", 2, help="log base of the jarvelin and log discounts", minimum_exclusive=1),
         Parameter("ideal", "qrels", ("qrels", "run"), "ideal ranking from all judgments, or from the retrieved list"),
         Parameter("denominator", "R", ("R", "min_R_k", "retrieved"),
                   "AP divides by R, min(R, k) or relevant retrieved"),
@@ -44,18 +44,38 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("relevant_missed", 0, help="Utility's weight of each relevant document not retrieved"),
         Parameter("recall", None, help="IPrec's recall level, written IPrec@0.1 (trec_eval's iprec_at_recall_0.10)"),
         Parameter("multiple", None, help="RprecMult's multiple of R, written RprecMult@0.2 (trec_eval's Rprec_mult_0.20)"),
-        Parameter("p", 0.8, help="RBP's persistence: the chance of reading on from one rank to the next",
+        Parameter("p", 0.8, help="RBP's persistence: the chance of reading on from one rank to the next "
+                                 "(NERR10's default is 0.9, Compat's 0.95, as in ir_measures)",
                   minimum_exclusive=0),
         Parameter("max_grade", 4, help="ERR's highest label: R = (2^label - 1) / 2^max_grade (gdeval's 4)"),
         Parameter("levels", (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
                   help="AvgIPrec's recall levels, written levels=[0.25,0.5,0.75] (trec_eval's 11pt_avg..25,.5,.75)"),
         Parameter("beta", 1, help="SetF's weight of recall, used as is (trec_eval's set_F.x; the usual F_b has b²)"),
+        Parameter("interpolation", "trec_eval10", ("trec_eval10", "trec_eval9"),
+                  "IPrec's and AvgIPrec's count of relevant documents for recall · R: trec_eval 10's lround, or "
+                  "trec_eval 9's (long)(recall · R + 0.9), which pytrec_eval, ir_measures, ranx and PyTerrier print"),
+        # the C/W/L user models (ir_measures' cwl_eval provider) and Compat
+        Parameter("T", 1, help="C/W/L's total gain the user wants (INST, INSQ, BPM, NERR11), in scaled gains",
+                  minimum_exclusive=0),
+        Parameter("min_rel", 0, help="C/W/L's lowest label: gain = (label - min_rel) / (max_rel - min_rel), clipped "
+                                     "into [0, 1]"),
+        Parameter("max_rel", 1, help="C/W/L's highest label: labels from it up gain 1 (1: binary gains; ir_measures "
+                                     "has no default: give your scale's highest label for graded gains)"),
+        Parameter("normalize", "True", ("True", "False"),
+                  "Compat: True divides by the ideal ranking's own compatibility (ir_measures' spelling)"),
+        # the diversity measures' (ndeval's -alpha and -beta, with its defaults)
+        Parameter("alpha", 0.5, help="the diversity measures' redundancy penalty: each document above covering a "
+                  "subtopic multiplies that subtopic's gain by 1 - alpha (ndeval -alpha)"),
+        Parameter("patience", 0.5, help="NRBP's chance of reading on from one rank to the next (ndeval -beta, "
+                  "ir_measures' beta)", minimum_exclusive=0),
     )
 }
 
 # How the `all` row summarises a measure over the evaluated queries.
 #   gm: the geometric mean of the values floored at 1e-5 (trec_eval's gm_map, gm_bpref)
-AGGREGATES = ("mean", "sum", "gm")
+#   weighted: the mean weighted by sqlrank.weight_<macro>(ranking, k, <parameters>), defined in the measure's
+#             own file (RecBole's GAUC weights each user by their positives); 0 when every weight is 0
+AGGREGATES = ("mean", "sum", "gm", "weighted")
 # what else an evaluation gives over the queries on request, for every measure (sql/91_spread.sql)
 SPREADS = ("std", "stderr", "median", "std_population")
 
@@ -63,7 +83,8 @@ SPREADS = ("std", "stderr", "median", "std_population")
 #   whole_ranking       every retrieved document, whatever the cutoff (no top-k shortcut)
 #   judged_nonrelevant  the judgments labelled 0 (judged, not relevant)
 #   negative_labels     the judgments with a negative label (in the pool but unjudged: infAP, Judged)
-NEEDS = ("whole_ranking", "judged_nonrelevant", "negative_labels")
+#   subtopics           the subtopic qrels (query_id, subtopic_id, doc_id, relevance): the diversity measures
+NEEDS = ("whole_ranking", "judged_nonrelevant", "negative_labels", "subtopics")
 
 # What a measure is under ties='average', the expectation over the orderings of each tie group
 # (docs/tie-policies.md):
@@ -110,6 +131,13 @@ class MeasureDef:
     # values under which it is not (ideal=run: the ideal of a random part of the group)
     ties_average_depth: bool = True
     ties_average_depth_unless: tuple[tuple[str, object], ...] = ()
+    # a parameter's default for this measure where it is not PARAMETERS' own, as ir_measures gives it
+    # (NERR10's p is 0.9, Compat's 0.95, RBP's 0.8)
+    defaults: dict = field(default_factory=dict)
+
+    def default(self, parameter: str) -> object:
+        """This measure's default value of one of its parameters."""
+        return self.defaults.get(parameter, PARAMETERS[parameter].default)
 
     def needs_for(self, params: dict) -> set[str]:
         """What this measure, with these parameter values, needs from the ranking pass."""
@@ -200,10 +228,10 @@ REGISTRY: dict[str, MeasureDef] = {
                    ("rel",), cutoff=False, trec_name="binG", ties_average="average",
                    ties_average_depth=False),
         MeasureDef("IPrec", "iprec", "highest precision once lround(recall · R) relevant documents are retrieved",
-                   ("rel", "recall"), cutoff=False, at="recall", trec_family="iprec_at_recall",
+                   ("rel", "recall", "interpolation"), cutoff=False, at="recall", trec_family="iprec_at_recall",
                    trec_default_cutoffs=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)),
         MeasureDef("AvgIPrec", "avg_iprec", "mean of IPrec at the recall levels 0.0, 0.1, ..., 1.0 (11-point average)",
-                   ("rel", "levels"), cutoff=False, aliases=("11pt_avg",), trec_name="11pt_avg", trec_values=("levels",)),
+                   ("rel", "levels", "interpolation"), cutoff=False, aliases=("11pt_avg",), trec_name="11pt_avg", trec_values=("levels",)),
         MeasureDef("RprecMult", "rprec_mult", "P@c with c = (long)(multiple · R + 0.9)", ("rel", "multiple"),
                    cutoff=False, at="multiple", trec_family="Rprec_mult",
                    trec_default_cutoffs=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0), ties_average="average"),
@@ -237,6 +265,52 @@ REGISTRY: dict[str, MeasureDef] = {
         MeasureDef("SetF", "set_f", "(beta + 1) · P · R / (beta · P + R) of the retrieved set, or of P@k and R@k",
                    ("rel", "beta"), aliases=("set_F",), trec_name="set_F", trec_values=("beta",),
                    ties_average="average"),
+        # ---- the C/W/L user models as ir_measures' cwl_eval provider computes them (sql/23_cwl.sql), ranx's rbp.p
+        MeasureDef("INST", "inst", "C/W/L: reads on with ((i + T + T_i - 1) / (i + T + T_i))², T_i = T - gain so far",
+                   ("T", "min_rel", "max_rel"), cutoff=False),
+        MeasureDef("INSQ", "insq", "C/W/L: reads on with ((i + 2T - 1) / (i + 2T))²", ("T", "min_rel", "max_rel"),
+                   cutoff=False),
+        MeasureDef("BPM", "bpm", "C/W/L: gain of the first s documents / s, s where the gain reaches T or k",
+                   ("T", "min_rel", "max_rel")),
+        MeasureDef("SDCG", "sdcg", "DCG@k / the DCG@k of k top-label documents, gains scaled into [0, 1]",
+                   ("min_rel", "max_rel")),
+        MeasureDef("NERR8", "nerr8", "C/W/L: reads on with 1 - gain_i up to k (ERR's stops without its 1/i)",
+                   ("min_rel", "max_rel")),
+        MeasureDef("NERR9", "nerr9", "C/W/L: reads on with i / (i + 1) · (1 - gain_i) up to k", ("min_rel", "max_rel")),
+        MeasureDef("NERR10", "nerr10", "C/W/L: reads on with p · (1 - gain_i)", ("p", "min_rel", "max_rel"),
+                   cutoff=False, defaults={"p": 0.9}),
+        MeasureDef("NERR11", "nerr11", "C/W/L: reads on with ((i + 2T - 1) / (i + 2T))² · (1 - gain_i)",
+                   ("T", "min_rel", "max_rel"), cutoff=False),
+        MeasureDef("LabelRBP", "label_rbp", "(1 - p) Σ_{relevant i<=k} label_i · p^(i-1): ranx's rbp.p",
+                   ("rel", "p"), ties_average="average"),
+        # ---- ir_measures' Compat and Accuracy
+        MeasureDef("Compat", "compat", "rank-biased overlap (p) with the ideal ranking, over the ideal's own",
+                   ("p", "normalize"), cutoff=False, defaults={"p": 0.95}),
+        MeasureDef("Accuracy", "accuracy", "(relevant, other) pairs within k ranked relevant first / all such pairs",
+                   ("rel",)),
+        # the diversity measures (ndeval's, docs/measures.md#diversity-measures): they read subtopic qrels
+        MeasureDef("alpha_nDCG", "alpha_ndcg", "alpha-DCG@k over that of ndeval's greedy ideal ranking",
+                   ("rel", "alpha"), needs=("subtopics",), aliases=("alpha-nDCG",)),
+        MeasureDef("alpha_DCG", "alpha_dcg", "Σ novelty gain / log2(i+1) over the same with every subtopic at every rank",
+                   ("rel", "alpha"), needs=("subtopics",), aliases=("alpha-DCG",)),
+        MeasureDef("ERR_IA", "err_ia", "Σ novelty gain / i over the same with every subtopic at every rank (intent-aware ERR)",
+                   ("rel", "alpha"), needs=("subtopics",), aliases=("ERR-IA",)),
+        MeasureDef("nERR_IA", "nerr_ia", "ERR-IA@k over that of ndeval's greedy ideal ranking",
+                   ("rel", "alpha"), needs=("subtopics",), aliases=("nERR-IA",)),
+        MeasureDef("NRBP", "nrbp", "(1 - (1 - alpha) patience) / subtopics · Σ novelty gain · patience^(i-1)",
+                   ("rel", "alpha", "patience"), cutoff=False, needs=("subtopics", "whole_ranking")),
+        MeasureDef("nNRBP", "nnrbp", "NRBP over that of ndeval's greedy ideal ranking",
+                   ("rel", "alpha", "patience"), cutoff=False, needs=("subtopics", "whole_ranking")),
+        MeasureDef("P_IA", "p_ia", "subtopics covered by each of the top k, summed, / (k · subtopics): intent-aware P@k",
+                   ("rel",), needs=("subtopics",), aliases=("P-IA",)),
+        MeasureDef("AP_IA", "ap_ia", "each subtopic's AP, averaged over the subtopics (ndeval's MAP-IA)", ("rel",),
+                   cutoff=False, needs=("subtopics", "whole_ranking"), aliases=("MAP-IA", "MAP_IA")),
+        MeasureDef("StRecall", "st_recall", "subtopics covered within k / subtopics", ("rel",), needs=("subtopics",),
+                   aliases=("strec", "subtopic_recall")),
+        # the recommender measures beyond accuracy (docs/recommenders.md)
+        MeasureDef("GAUC", "gauc", "per user, the AUC of relevant against every other ranked item; the `all` row "
+                   "weights each user by their relevant items (RecBole's GAUC)", ("rel",), cutoff=False,
+                   aggregate="weighted", needs=("whole_ranking",), ties_average="average", ties_average_depth=False),
     )
 }
 
@@ -262,4 +336,64 @@ NAMED_SETS: dict[str, tuple[str, ...]] = {
                  "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg",
                  "ndcg_cut", "map_cut", "relative_P", "success.1,5,10", "set_P", "set_relative_P", "set_recall",
                  "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj"),
+}
+
+
+# ---------------------------------------------------------------- the list measures (beyond accuracy, docs/recommenders.md)
+# Measures of the recommended lists themselves, not of their relevance: each is read from every evaluated user's
+# top k items and an input beside the truth and the run (LIST_INPUTS), by one table macro,
+# sql/lists/<macro>.sql's sqlrank.list_<macro>(users, lists, train, catalogue, k, tail) (docs/recommenders.md).
+# A whole-run measure (coverage, Gini, personalization) has its `all` row alone.
+
+LIST_INPUTS = {
+    "train": "the training interactions (user, item), one row each: item popularity, and the catalogue without items",
+    "items": "the catalogue, one item per row (an item_id or doc_id column); without it, the training items",
+}
+
+
+@dataclass(frozen=True)
+class ListMeasureDef:
+    name: str
+    macro: str  # sql/lists/<macro>.sql defines sqlrank.list_<macro>
+    definition: str  # one line, for `sqlrank measures`
+    inputs: tuple[str, ...]  # keys of LIST_INPUTS it reads; ("train", "items"): either one (the catalogue)
+    whole_run: bool = False  # only an `all` row
+    aliases: tuple[str, ...] = ()
+    better: str = "higher"
+    params: tuple[str, ...] = ()  # keys of LIST_PARAMETERS
+    # what the rest of sqlrank reads of a measure (result layouts, plots): a list measure has a cutoff and a mean
+    cutoff: bool = True
+    aggregate: str = "mean"
+    trec_name: None = None
+    trec_family: None = None
+    at: None = None
+
+
+LIST_PARAMETERS: dict[str, Parameter] = {
+    "tail": Parameter("tail", 0.1, help="APLT's long tail: below 1 the share of the training items with the fewest "
+                                        "interactions (at least one item), from 1 on the most interactions a tail "
+                                        "item has (RecBole's tail_ratio)", minimum_exclusive=0),
+}
+
+LIST_MEASURES: dict[str, ListMeasureDef] = {
+    m.name: m
+    for m in (
+        ListMeasureDef("Novelty", "novelty", "mean -log2(item's share of the training interactions) of the top k; "
+                       "the `all` row over every recommendation (recommenders)", ("train",), aliases=("novelty",)),
+        ListMeasureDef("ARP", "arp", "mean training interactions of the top k items (RecBole's AveragePopularity)",
+                       ("train",), aliases=("AveragePopularity",), better="lower"),
+        ListMeasureDef("APLT", "aplt", "share of the top k in the long tail of the training items (RecBole's "
+                       "TailPercentage)", ("train",), aliases=("TailPercentage",), params=("tail",)),
+        ListMeasureDef("CatalogCoverage", "catalog_coverage", "distinct items in the top k lists / "
+                       "catalogue items", ("train", "items"), whole_run=True,
+                       aliases=("catalog_coverage", "ItemCoverage")),
+        ListMeasureDef("DistributionalCoverage", "distributional_coverage", "Shannon entropy (bits) of "
+                       "the items' share of the top k recommendations", (), whole_run=True,
+                       aliases=("distributional_coverage",)),
+        ListMeasureDef("Gini", "gini", "Gini index of how often each catalogue item is in the top k "
+                       "(RecBole's GiniIndex)", ("train", "items"), whole_run=True, aliases=("GiniIndex",),
+                       better="lower"),
+        ListMeasureDef("Personalization", "personalization", "1 - mean cosine similarity of two users' "
+                       "top k lists", (), whole_run=True, aliases=("personalization",)),
+    )
 }

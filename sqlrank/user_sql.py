@@ -5,7 +5,9 @@ the user may. What sqlrank adds is that it does not overwrite an input where it 
 the files the SQL may read (its string constants that name files, each a glob as DuckDB reads
 it: `read_csv('part*.csv')`) are inputs for `-o`; and each statement's target, as DuckDB parses
 and evaluates it, may not be an input: a `COPY ... TO` target (a string, or an expression
-evaluated by DuckDB: `TO ('victim' || '.trec')`), an `EXPORT DATABASE` folder holding an input.
+evaluated by DuckDB: `TO ('victim' || '.trec')`), a folder a COPY fills (`PARTITION_BY`, ...) holding
+an input at any depth, an `EXPORT DATABASE` folder holding an input. An `ATTACH`ed database is not
+checked: DuckDB opens only its own database files that way, never a text, CSV or Parquet input.
 A COPY whose target DuckDB cannot evaluate before the statement runs is refused.
 """
 
@@ -22,6 +24,9 @@ from .errors import OutputError, SqlrankError, first_line, out_of_memory
 
 if TYPE_CHECKING:
     import pyarrow as pa
+
+# the COPY options that make its target a folder of files, which DuckDB's OVERWRITE empties first
+FOLDER_COPY_OPTIONS = {"PARTITION_BY", "PER_THREAD_OUTPUT", "FILE_SIZE_BYTES"}
 
 # what a "needs an extension" error gets added when sqlrank turned DuckDB's automatic loading off
 EXTENSIONS_HINT = ("; sqlrank query installs and loads no DuckDB extension by itself: pass --allow-extensions "
@@ -66,14 +71,19 @@ def refuse_writing_inputs(con: duckdb.DuckDBPyConnection, sql: str, inputs: tupl
             if kind == "file" and same_file(source, Path(target).absolute()):
                 raise OutputError(f"the SQL's COPY writes {target}, which is one of the inputs ({source}); "
                                   "refusing to overwrite it, copy to another file")
+            if kind == "tree" and Path(target).resolve() in Path(source).resolve().parents:
+                raise OutputError(f"the SQL's COPY writes into the folder {target}, which holds one of the inputs "
+                                  f"({source}); refusing, since DuckDB's OVERWRITE empties the folder first: "
+                                  "copy into another folder")
             if kind == "folder" and same_file(Path(source).absolute().parent, Path(target).absolute()):
                 raise OutputError(f"the SQL's EXPORT DATABASE writes into {target}, which holds one of the inputs "
                                   f"({source}); refusing to overwrite it, export to another folder")
 
 
 def written_paths(con: duckdb.DuckDBPyConnection, sql: str) -> list[tuple[str, str]]:
-    """("file", path) for each `COPY ... TO` of `sql` and ("folder", path) for each EXPORT DATABASE, from
-    DuckDB's parse of each statement (its type, its tokens, comments apart) and DuckDB's value of the target."""
+    """("file", path) for each `COPY ... TO` of `sql`, ("tree", folder) for each COPY that writes a folder of
+    files, ("folder", path) for each EXPORT DATABASE, from DuckDB's parse of each statement (its type, its
+    tokens, comments apart) and DuckDB's value of the target."""
     try:
         statements = duckdb.extract_statements(sql)
     except duckdb.Error:
@@ -84,7 +94,9 @@ def written_paths(con: duckdb.DuckDBPyConnection, sql: str) -> list[tuple[str, s
         if statement.type == duckdb.StatementType.COPY:
             target = _copy_target(con, tokens)
             if target is not None:
-                written.append(("file", target))
+                writes_folder = any(text.upper() in FOLDER_COPY_OPTIONS for text, kind in tokens
+                                    if kind != duckdb.token_type.string_const)
+                written.append(("tree" if writes_folder else "file", target))
         elif statement.type == duckdb.StatementType.EXPORT:
             written += [("folder", _unquote(text)) for text, kind in tokens[:4]
                         if kind == duckdb.token_type.string_const][:1]

@@ -536,7 +536,7 @@ def test_measures_lists_the_registry():
         for spelling in spellings(definition):
             assert spelling in block.group(0)
         for parameter in definition.params:
-            assert f"{parameter}={PARAMETERS[parameter].default}" in block.group(0)
+            assert f"{parameter}={definition.default(parameter)}" in block.group(0)
     for parameter in PARAMETERS.values():
         kind = "a list of numbers" if isinstance(parameter.default, tuple) else "a number"
         assert re.search(rf"^  {parameter.name} +{re.escape('|'.join(parameter.choices) or kind)} "

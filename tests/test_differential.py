@@ -45,9 +45,12 @@ scores = st.one_of(st.sampled_from(TIE_SCORES), st.floats(-1000, 1000, allow_nan
 
 # pytrec_eval's measures (trec_eval names) that sqlrank implements
 PYTREC_MEASURES = {"ndcg", "ndcg_cut.5,10", "map", "map_cut.10", "recip_rank", "P.5,10", "recall.10", "Rprec",
-                   "bpref", "success.1,5,10", "num_ret", "num_rel", "num_rel_ret"}
+                   "bpref", "success.1,5,10", "num_ret", "num_rel", "num_rel_ret", "iprec_at_recall", "11pt_avg"}
 RESULT_NAMES = ["ndcg", "ndcg_cut_5", "ndcg_cut_10", "map", "map_cut_10", "recip_rank", "P_5", "P_10", "recall_10",
-                "Rprec", "bpref", "success_1", "success_5", "success_10", "num_ret", "num_rel", "num_rel_ret"]
+                "Rprec", "bpref", "success_1", "success_5", "success_10", "num_ret", "num_rel", "num_rel_ret",
+                *[f"iprec_at_recall_{level / 10:.2f}" for level in range(11)], "11pt_avg"]
+# pytrec_eval counts the relevant documents at a recall level as trec_eval 9 did: sqlrank's interpolation="trec_eval9"
+INTERPOLATION = "trec_eval9"
 COUNTS = {"num_ret", "num_rel", "num_rel_ret"}
 
 
@@ -79,9 +82,10 @@ def pytrec(qrels: dict, run: dict, rel: int) -> dict:
 
 def sqlrank_like_pytrec(qrels: dict, run: dict, rel: int, con) -> dict:
     """{query: {trec name: value}} (with an `all` query) from sqlrank.evaluate."""
-    canonical = {str(sqlrank.parse_measures(name, rel=rel)[0]): name for name in RESULT_NAMES}
-    result = sqlrank.evaluate(qrels, run, RESULT_NAMES, rel=rel, missing="skip", score_precision="float32",
-                              connection=con, names="canonical")
+    canonical = {str(sqlrank.parse_measures(name, rel=rel, interpolation=INTERPOLATION)[0]): name
+                 for name in RESULT_NAMES}
+    result = sqlrank.evaluate(qrels, run, RESULT_NAMES, rel=rel, interpolation=INTERPOLATION, missing="skip",
+                              score_precision="float32", connection=con, names="canonical")
     values: dict = {}
     for row in result.to_arrow().to_pylist():
         values.setdefault(row["query_id"], {})[canonical[row["measure"]]] = row["value"]

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pyarrow
 import pytest
 
 import sqlrank
@@ -86,6 +87,7 @@ class Example:
     run: dict = field(default_factory=dict)
     options: dict = field(default_factory=dict)
     expected: list[Expected] = field(default_factory=list)
+    subtopics: dict = field(default_factory=dict)  # the diversity measures': {query: {doc: "1,2"}}
 
 
 LINE = re.compile(r"^(?P<head>\S+?)(?:\s+(?P<query>[\w.-]+))?:(?:\s+(?P<rest>.*))?$")
@@ -124,6 +126,8 @@ def parse_example(block: str) -> Example:
             example.run[query] = {doc: float(len(documents) - place) for place, doc in enumerate(documents)}
         elif head == "scores":
             example.run[query] = {doc: float(score) for doc, score in pairs(rest, raw).items()}
+        elif head == "subtopics":  # `subtopics: a=1,2 b=2`: the subtopics each document is relevant to
+            example.subtopics[query] = pairs(rest, raw)
         elif head == "options":
             example.options.update(pairs(rest, raw))
         else:
@@ -156,8 +160,14 @@ def arithmetic(expression: str) -> float:
 def problems(example: Example, connection) -> list[str]:
     """Every line of the example whose value (or arithmetic) differs from sqlrank's."""
     canonical = {e.measure: str(sqlrank.parse_measures([e.measure])[0]) for e in example.expected}
-    result = sqlrank.evaluate(example.qrels, example.run, sorted(set(canonical.values())), names="canonical",
-                              connection=connection, **example.options)
+    judgments = {"qrels": example.qrels}
+    if example.subtopics:  # subtopic qrels, in place of the qrels
+        rows = [(query, subtopic, doc) for query, docs in example.subtopics.items() for doc, subtopics in docs.items()
+                for subtopic in str(subtopics).split(",")]
+        columns = dict(zip(("query_id", "subtopic_id", "doc_id"), map(list, zip(*rows))))
+        judgments = {"qrels": None, "subtopic_qrels": pyarrow.table(columns | {"relevance": [1] * len(rows)})}
+    result = sqlrank.evaluate(**judgments, run=example.run, measures=sorted(set(canonical.values())),
+                              names="canonical", connection=connection, **example.options)
     values = {(row["query_id"], row["measure"]): row["value"] for row in result.rows(per_query=True).to_pylist()}
     found = []
     for expected in example.expected:
@@ -204,9 +214,10 @@ def test_the_section_names_the_parameters_with_defaults_and_choices(name):
         assert text.lower().startswith("none"), f"{name} takes no parameter: say 'none'"
     for parameter in (PARAMETERS[p] for p in declared):
         assert f"`{parameter.name}`" in text, f"{name}: parameter {parameter.name} not named"
-        if not isinstance(parameter.default, (tuple, type(None))):
-            assert re.search(rf"`{parameter.name}`[^`]*?default `{re.escape(str(parameter.default))}`", text), (
-                f"{name}: write '`{parameter.name}`..., default `{parameter.default}`'")
+        default = REGISTRY[name].default(parameter.name)  # the measure's own (NERR10's p is 0.9)
+        if not isinstance(default, (tuple, type(None))):
+            assert re.search(rf"`{parameter.name}`[^`]*?default `{re.escape(str(default))}`", text), (
+                f"{name}: write '`{parameter.name}`..., default `{default}`'")
         for choice in parameter.choices:
             assert f"`{choice}`" in text, f"{name}: parameter {parameter.name}'s choice {choice} not named"
 

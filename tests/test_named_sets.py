@@ -23,6 +23,10 @@ CASES = {
                                 "results.test", "out.test.aql"),
     # trec_eval qrels.test results.test  (its default set, the `all` rows only)
     "official": (["-m", "official"], "qrels.test", "results.test", "out.test"),
+    # trec_eval -q -M 50 -l 2 -m rbp -m rbp_resid qrels.robust03_630_389 input.uic0301_630_389
+    # (query 630 prints 0.2264 only in trec_eval's own arithmetic: sql/21_ranking_parts.sql, rbp_walk)
+    "rbp_M50_l2": (["-q", "-M", "50", "-l", "2", "-m", "rbp", "-m", "rbp_resid"], "qrels.robust03_630_389",
+                   "input.uic0301_630_389", "out.robust03_630_389.rbp_M50_l2"),
 }
 
 

@@ -68,3 +68,15 @@ def test_output_over_a_file_a_glob_reads_is_refused(run, tmp_path):
     assert _error(outcome) == (f"sqlrank: error: {part}: is one of the inputs ({part}); refusing to overwrite it, "
                                "choose another output file")
     assert part.read_bytes() == before
+
+
+@pytest.mark.parametrize("options", ["PARTITION_BY (query_id), OVERWRITE", "PER_THREAD_OUTPUT"])
+def test_a_copy_into_a_folder_that_holds_an_input_is_refused(tmp_path, run, options):
+    """DuckDB's OVERWRITE empties the folder, subfolders too, before writing the partitions."""
+    folder = tmp_path / "outer"
+    (folder / "inner").mkdir(parents=True)
+    run = run.rename(folder / "inner" / run.name)
+    line = _error(invoke("query", "--run", run, f"COPY run TO '{folder}' (FORMAT csv, {options})"))
+    assert line == (f"sqlrank: error: the SQL's COPY writes into the folder {folder}, which holds one of the inputs "
+                    f"({run}); refusing, since DuckDB's OVERWRITE empties the folder first: copy into another folder")
+    assert run.exists()

@@ -60,3 +60,20 @@ def test_out_of_memory_with_a_spill_folder_does_not_ask_for_one(tmp_path):
     message = str(caught.value)
     assert f"although it could spill to {tmp_path}: what it was doing does not spill" in message
     assert "give DuckDB a folder to spill to" not in message
+
+
+def test_out_of_memory_while_reading_with_a_spill_folder_does_not_ask_for_one(tmp_path):
+    """A read that runs out of memory is explained by the reader (files.read_error), which asks the reading
+    connection for its spill folder as the engine's errors do."""
+    import duckdb
+
+    from sqlrank.readers import trec
+    from sqlrank.readers.base import Loaded
+
+    error = duckdb.OutOfMemoryException("Out of Memory Error: failed to allocate data of size 64.0 MiB")
+    loaded = Loaded(table="run", label="run.trec", explain=trec.explain, path=tmp_path / "run.trec", fmt="trec")
+    with sqlrank.connect(temp_directory=str(tmp_path)) as con:
+        message = str(trec.explain(con, loaded, "run", error))
+    assert f"although it could spill to {tmp_path}: what it was doing does not spill" in message
+    with sqlrank.connect() as con:
+        assert "give DuckDB a folder to spill to" in str(trec.explain(con, loaded, "run", error))

@@ -13,6 +13,7 @@ The example, worked by hand (binary gains, log2 discount):
 
 from __future__ import annotations
 
+import json
 import math
 
 import pandas as pd
@@ -105,6 +106,9 @@ def test_results_are_keyed_by_the_users_own_column_and_type():
     assert evaluate(TRUTH.rename(columns={"user_id": "qid"}), RECS.rename(columns={"user_id": "qid"})) \
         .per_query.column_names[1] == "query_id"
     assert result.to_arrow().column_names[1] == "query_id"
+    exported = json.loads(sqlrank.export.render(result, "json", per_query=True))  # exports: the user's name too
+    assert [(row["user_id"], row["value"]) for row in exported if row["measure"] == "nDCG@10"][:2] == \
+        [("1", USER_1), ("2", USER_2)]
 
 
 # ---------------------------------------------------------------- rel and the measures that do not read it
@@ -167,6 +171,9 @@ def test_the_command_line_takes_the_same_shapes(tmp_path):
     refused = invoke("eval", tmp_path / "rated.csv", tmp_path / "recs.parquet", "-m", "Recall@2", "--rel", "4",
                      "--empty", "error")
     assert refused.exit_code != 0 and "1 of 3 queries have no relevant judgment" in refused.stderr
+    per_user = invoke("eval", tmp_path / "truth.csv", tmp_path / "recs.parquet", "-m", "nDCG@10", "-q", "-f", "csv")
+    assert per_user.stdout.splitlines()[0] == '"run_id","user_id","measure","value"'
+    assert float(per_user.stdout.splitlines()[1].split(",")[-1]) == USER_1
 
 
 # ---------------------------------------------------------------- the SQL macros, over views loaded from Python

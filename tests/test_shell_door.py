@@ -182,14 +182,17 @@ def test_every_number_parameter_of_the_registry_is_checked_in_the_shell():
     con = sqlrank.connect()
     con.execute("CREATE TABLE qrels AS SELECT 'q1' AS query_id, 'a' AS doc_id, 1 AS relevance")
     con.execute("CREATE TABLE run AS SELECT 'q1' AS query_id, 'a' AS doc_id, 1.0 AS score")
+    # the diversity measures' macros read subtopic qrels
+    con.execute("CREATE TABLE subtopics AS SELECT 'q1' AS query_id, '1' AS subtopic_id, 'a' AS doc_id, 1 AS relevance")
     checked = set()
     for definition in REGISTRY.values():
+        judgments = "subtopics" if "subtopics" in definition.needs else "qrels"
         for name in definition.params:
             if PARAMETERS[name].choices:
                 continue
             listed = isinstance(PARAMETERS[name].default, tuple)  # a list of numbers (levels)
             value = "[CAST('inf' AS DOUBLE)]" if listed else "CAST('inf' AS DOUBLE)"
-            call = f"sqlrank.{definition.macro}('qrels', 'run', {name} := {value})"
+            call = f"sqlrank.{definition.macro}('{judgments}', 'run', {name} := {value})"
             expected = "must be a list of finite numbers" if listed else "must be a finite number"
             with pytest.raises(duckdb.InvalidInputException,
                                match=rf"sqlrank: sqlrank.{definition.macro}: {name} {expected}"):

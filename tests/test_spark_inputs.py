@@ -56,6 +56,8 @@ BAD_TABLES = {  # (input, how it is broken): the row of the single-machine messa
     "score that is no number": ("run", lambda t: t.set_column(2, "score", pa.array(
         [str(v) for v in t["score"].to_pylist()[:25]] + ["n/a"] + [str(v) for v in t["score"].to_pylist()[26:]])),
         "row 26"),
+    "missing run_id": ("run", lambda t: t.append_column("run_id", pa.array(["r"] * 20 + [None] + ["r"] * 19)),
+                       "row 21"),
 }
 
 

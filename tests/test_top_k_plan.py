@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import sqlrank
 from every_measure_sql import every_measure
 from sqlrank.engine import ranking_depth, reads_zero_labels
-from sqlrank.macros import library_connection
+from sqlrank.macros import install_measures, library_connection
 from sqlrank.measures import parse_all
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -41,6 +41,7 @@ def collections(draw):
 
 def connection(qrels: dict, runs: list[dict]) -> duckdb.DuckDBPyConnection:
     con = library_connection()  # the process's database: the macros are not installed again for each example
+    install_measures(con, [m.macro for m in sqlrank.REGISTRY.values()])  # every_measure calls them all
     con.register("qrels_frame", pd.DataFrame(
         [(q, d, label) for q, docs in qrels.items() for d, label in docs.items()],
         columns=["query_id", "doc_id", "relevance"]))
@@ -64,6 +65,14 @@ def test_heap_plan_equals_window_plan(collection, depth, precision):
         f"sqlrank.judged_ranking('qrels_frame', 'run_frame', score_precision := '{precision}') "
         f"WHERE rank <= {depth} ORDER BY ALL").fetchall()
     assert heap == window
+    # the engine's call for ties='trec' over the whole run: judged_ranking's full plan alone, the same rows
+    deep = "NULL" if depth % 2 else depth + 32
+    alone = con.execute(
+        f"SELECT {columns} FROM sqlrank.judged_full_ranking('qrels_frame', 'run_frame', score_precision := "
+        f"'{precision}', depth := {deep}, zero_labels := false) ORDER BY ALL").fetchall()
+    assert alone == con.execute(
+        f"SELECT {columns} FROM sqlrank.judged_ranking('qrels_frame', 'run_frame', score_precision := "
+        f"'{precision}', depth := {deep}, zero_labels := false) ORDER BY ALL").fetchall()
     # the heap plan really ran: no window in the plan
     plan = con.execute(f"EXPLAIN SELECT * FROM sqlrank.judged_ranking('qrels_frame', 'run_frame', depth := {depth})"
                        ).fetchall()[0][1]

@@ -19,9 +19,11 @@
 --   GradedRBP = 0.1 · (0.5 + 0.9² · 1) = 0.131
 -- With gains={2:-4}: levels 0..4 gain 0, 1, -4, 3, 4; low -4, high 4, so labels
 -- 2, 0, 4 gain 0, 0.5, 1:  GradedRBP = 0.1 · (0.9 · 0.5 + 0.9² · 1) = 0.126
+-- The sum is trec_eval's own loop (sqlrank.rbp_walk) and 1 - 0.9 a double, as in m_rbp.c, so that
+-- -f trec prints trec_eval's last digit.
 CREATE OR REPLACE MACRO sqlrank.measure_graded_rbp(ranking, k, gain) AS
-    coalesce((1 - 0.9) * list_sum(list_transform(sqlrank.rbp_scaled_gains(ranking, gain),
-                                                 lambda term: term.scaled * pow(0.9, term.document.rank - 1))), 0);
+    coalesce((CAST(1 AS DOUBLE) - CAST(0.9 AS DOUBLE))
+             * sqlrank.rbp_walk(sqlrank.rbp_scaled_gains(ranking, gain), ranking.num_ret).gained, 0);
 
 -- the expectation under ties := 'average' (sql/30_tie_average.sql, docs/tie-policies.md)
 -- each scaled gain times 0.9^(i-1) averaged over its group's places

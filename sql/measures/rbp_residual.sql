@@ -13,10 +13,14 @@
 --
 -- Example: labels by rank 1, (unjudged), 0: 0.9³ + 0.1 · 0.9 = 1 - 0.1 · (1 + 0.81) = 0.819;
 --   labels 1, 0, 0 (nothing unjudged): 0
+-- Computed as trec_eval computes it (sqlrank.rbp_walk): 0.9^n + (1 - 0.9) Σ_{unjudged i} 0.9^(i-1), the
+-- weights multiplied down rank by rank, so that -f trec prints trec_eval's last digit.
 CREATE OR REPLACE MACRO sqlrank.measure_rbp_residual(ranking, k) AS
     CASE WHEN len(list_filter(ranking.documents, lambda d: d.label >= 0)) < ranking.num_ret
-         THEN 1 - (1 - 0.9) * coalesce(list_sum(list_transform(list_filter(ranking.documents, lambda d: d.label >= 0),
-                                                               lambda d: pow(0.9, d.rank - 1))), 0)
+         THEN list_transform([sqlrank.rbp_walk(list_transform(list_filter(ranking.documents, lambda d: d.label >= 0),
+                                                              lambda d: struct_pack(document := d, scaled := 0)),
+                                               ranking.num_ret)],
+                             lambda walked: walked.weight + (CAST(1 AS DOUBLE) - CAST(0.9 AS DOUBLE)) * walked.unjudged)[1]
          ELSE CAST(0 AS DOUBLE)
     END;
 

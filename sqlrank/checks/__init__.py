@@ -43,12 +43,13 @@ def validate(con, loaded, kind: str) -> None:
     not group the table by its string keys.
     """
     value = value_column(kind)
-    ids = ["query_id", "doc_id"] + (["run_id"] if "run_id" in loaded.columns else [])
+    ids = ["query_id", "doc_id"] + (["run_id"] if "run_id" in loaded.columns else []) + \
+        (["subtopic_id"] if kind == "subtopic_qrels" else [])
     try:
         # a score may be infinite (trec_eval reads `inf`), a label may not: no gain can use it
         with _every_value_read(con):
             total, bad, equal_hashes = screen(con, sqlgen.identifier(loaded.table), ids,
-                                              bad_row(ids, value, finite=kind == "qrels"))
+                                              bad_row(ids, value, finite=kind != "run"))
     except duckdb.Error as error:  # a view: a cast or a read fails only now
         raise loaded.explain(con, loaded, kind, error) from None
     if total == 0 and kind == "run" and "run_id" not in loaded.columns:
@@ -98,6 +99,8 @@ def resolve_duplicates(con, loaded, kind: str, policy: str) -> int:
     # a table holding several runs (run_id column) has each document once per run, not once overall
     has_run_id = "run_id" in [row[0] for row in con.execute(f"DESCRIBE {table}").fetchall()]
     key = "run_id, query_id, doc_id" if has_run_id else "query_id, doc_id"
+    if kind == "subtopic_qrels":  # a document is judged once for each subtopic
+        key = "query_id, subtopic_id, doc_id"
     examples = con.execute(
         f"SELECT query_id, doc_id, count(*) AS copies FROM {table} GROUP BY {key} "
         f"HAVING count(*) > 1 ORDER BY {key} LIMIT 3"

@@ -39,6 +39,7 @@ MISSING_COLUMN_FIX_SHELL = "map it: {columns_option} := {{'{canonical}': '{name}
 TREC_FIELDS = "{where}: expected {expected} fields ({example}), found {count}: '{line}'{hint}; fix or remove the line"
 TREC_RUN_EXAMPLE = "'301 Q0 FBIS3-10082 1 12.5 myrun' (qid Q0 docno rank score tag)"
 TREC_QRELS_EXAMPLE = "'301 0 FBIS3-10082 1' (qid iter docno relevance)"
+TREC_SUBTOPIC_QRELS_EXAMPLE = "'51 2 clueweb09-en0000-00-00000 1' (qid subtopic docno relevance)"
 TREC_LOOKS_LIKE_QRELS = " (this looks like a qrels line: the qrels come first, then the run)"
 TREC_LOOKS_LIKE_RUN = " (this looks like a run line: the qrels come first, then the run)"
 TREC_NEEDS_HEADER = " (a CSV/TSV file needs a header line such as query_id,doc_id,score)"
@@ -58,6 +59,9 @@ GAIN_MAP_TWICE = "{measure}: label {label} is given two gains; give it one"
 NOT_A_NUMBER = "{measure}: {parameter} must be a number, got '{value}'"
 NOT_FINITE = "{measure}: {parameter} must be a finite number, got '{value}'"
 NOT_GREATER = "{measure}: {parameter} must be greater than {minimum}, got '{value}'"
+# the C/W/L measures' scale (sql/23_cwl.sql, sqlrank.cwl_scale_ok, says it in the shell), numbers as %g writes them
+GAIN_SCALE = ("{measure}: min_rel must be at least 0 and below max_rel (labels from min_rel to max_rel gain 0 to 1), "
+              "got min_rel={low:g}, max_rel={high:g}; give the lowest and the highest label of the judgments' scale")
 BAD_CUTOFF = "{measure}: the cutoff must be a whole number >= 1, got '{value}'"
 CUTOFF_TOO_LARGE = "{measure}: the cutoff must be at most {maximum}, got '{value}'"
 BAD_DEPTH = "depth must be a whole number >= 1, got {value}"

@@ -30,11 +30,37 @@ def evaluation(values: dict) -> tuple[dict, tuple]:
     options = dict(values)
     settings = tuple(options.pop(name) for name in ("threads", "memory_limit", "temp_directory"))
     options["missing"] = missing_policy(options.pop("missing"), options.pop("complete")).value
-    for name in ("empty", "duplicates", "score_precision", "ties", "names", "qrels_format", "run_format"):
+    for name in ("empty", "duplicates", "score_precision", "ties", "names", "qrels_format", "run_format",
+                 "interpolation"):
         options[name] = getattr(options[name], "value", options[name])
     options["qrels_columns"] = column_map(options.pop("qrels_map"), "--qrels-map")
     options["run_columns"] = column_map(options.pop("run_map"), "--run-map")
     return options, settings
+
+
+# what sqlrank says to trec_eval's flags it does not take (docs/cli.md), rather than "No such option"
+TREC_EVAL_ONLY = {
+    "-D": "is trec_eval's debug level: sqlrank prints no trace of its computation; leave it out (`sqlrank query` "
+          "shows what a query's ranking holds)",
+    "-N": "is trec_eval's number of documents in the collection, which it reads only for utility's fourth weight; "
+          "sqlrank refuses that weight unless it is 0, so -N changes nothing: leave it out",
+    "-Z": "is trec_eval's z-scores against a file of per-query means and deviations, which sqlrank does not "
+          "compute yet: leave it out",
+    "-R": "is trec_eval's format of the judgments: sqlrank reads qrels (-R qrels, trec_eval's default), not yet "
+          "the preference and multi-judge formats (prefs, qrels_prefs, qrels_jg)",
+}
+
+
+def refuse_trec_eval_flags(given: dict) -> None:
+    """trec_eval's -D, -N, -Z and -R (but -R qrels): a usage error that names the flag and says why."""
+    for flag, value in given.items():
+        if value is not None and not (flag == "-R" and value == "qrels"):
+            raise typer.BadParameter(f"{flag} {TREC_EVAL_ONLY[flag]}", param_hint=flag)
+
+
+def judgments(qrels, options: dict) -> dict:
+    """sqlrank.evaluate's judgments from QRELS: the qrels, or with --subtopic-qrels the subtopic qrels in their place."""
+    return {"qrels": None, "subtopic_qrels": qrels} if options.pop("subtopic_qrels") else {"qrels": qrels}
 
 
 def refuse_formats(options: dict, where: str) -> None:

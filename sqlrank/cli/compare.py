@@ -57,9 +57,10 @@ def compare_command(
         inputs = (qrels, *paths)
         fmt_name, output = arguments.comparison_destination(fmt, output, inputs)
         with terminal.connect(*settings) as con, terminal.status(f"comparing {len(paths)} runs"):
-            comparison = sqlrank.compare(qrels, named_runs, arguments.measure_list(measure), baseline=baseline,
+            judgments = arguments.judgments(qrels, options)
+            comparison = sqlrank.compare(judgments.pop("qrels"), named_runs, arguments.measure_list(measure), baseline=baseline,
                                          tests=test or ["ttest"], correction=correction, trials=trials, seed=seed,
-                                         connection=con, **options)
+                                         connection=con, **judgments, **options)
         if output is not None:
             comparison.write(output, fmt_name, inputs)
         else:
@@ -93,6 +94,7 @@ def plot_command(
         options, settings = arguments.evaluation(evaluation)
         measures, shown = arguments.plotted_measures(kind.value, measure)
         with terminal.connect(*settings) as con:
-            result = sqlrank.evaluate(qrels, named_runs, measures, connection=con, **options)
+            result = sqlrank.evaluate(**arguments.judgments(qrels, options), run=named_runs, measures=measures,
+                                      connection=con, **options)
         sqlrank.plot(result, kind.value, output, measure=shown, baseline=baseline)
         typer.echo(f"sqlrank: wrote {sqlrank.escaping.notice(output)}", err=True)

@@ -42,6 +42,18 @@ def eval_command(
     spark_buckets: Annotated[Optional[int], typer.Option(
         "--spark-buckets", metavar="N", min=1, max=sqlrank.limits.MAX_BUCKETS, show_default=False,
         help="groups of queries for --engine spark, each held in one worker's memory [default: from the run's size]")] = None,
+    train: Annotated[Optional[str], typer.Option(
+        "--train", metavar="FILE", show_default=False,
+        help="the training interactions (user, item), for the list measures of popularity (Novelty, ARP, APLT) "
+             "and their catalogue (docs/recommenders.md)")] = None,
+    items: Annotated[Optional[str], typer.Option(
+        "--items", metavar="FILE", show_default=False,
+        help="the catalogue, an item_id column, for CatalogCoverage and Gini [default: the --train items]")] = None,
+    # trec_eval's flags sqlrank does not take, declared only to be refused by name (arguments.refuse_trec_eval_flags)
+    debug_level: Annotated[Optional[str], typer.Option("-D", "--Debug_level", hidden=True)] = None,
+    docs_in_collection: Annotated[Optional[str], typer.Option("-N", "--Number_docs_in_coll", hidden=True)] = None,
+    zscores: Annotated[Optional[str], typer.Option("-Z", "--Zscore", hidden=True)] = None,
+    rel_format: Annotated[Optional[str], typer.Option("-R", "--Rel_info_format", hidden=True)] = None,
  *,
     evaluation: dict,
 ) -> None:
@@ -52,6 +64,8 @@ def eval_command(
     out or duplicated go to stderr.
     """
     with failures.user_errors():
+        arguments.refuse_trec_eval_flags({"-D": debug_level, "-N": docs_in_collection, "-Z": zscores,
+                                          "-R": rel_format})
         named_runs, paths = arguments.named_runs(runs)
         options, settings = arguments.evaluation(evaluation)
         fmt_name, target = arguments.destination(fmt, output, inputs=(qrels, *paths))
@@ -63,6 +77,13 @@ def eval_command(
                 from sqlrank import spark
 
                 arguments.refuse_formats(options, "--engine spark")
+                if options.pop("subtopic_qrels") or options.pop("subtopic_col"):  # DuckDB only (spark/checks.py)
+                    raise typer.BadParameter("the diversity measures are not computed on Spark yet; use --engine "
+                                             "duckdb", param_hint="--subtopic-qrels")
+                for name, given in (("--train", train), ("--items", items)):
+                    if given is not None:  # read only by the list measures, which Spark does not compute yet
+                        raise typer.BadParameter("the list measures are not available with --engine spark; use "
+                                                 "--engine duckdb", param_hint=name)
                 if options.pop("empty") != "zero":  # the Spark engine has no such policy yet: refused rather than ignored
                     raise typer.BadParameter("--empty one|skip|error is not available with --engine spark; use "
                                              "--engine duckdb", param_hint="--empty")
@@ -71,7 +92,9 @@ def eval_command(
                                         threads=settings[0] or 1, memory_limit=settings[1],
                                         temp_directory=settings[2], **options).to_result()
             else:
-                result = sqlrank.evaluate(qrels, named_runs, arguments.measure_list(measure), connection=con, **options)
+                result = sqlrank.evaluate(**arguments.judgments(qrels, options), run=named_runs,
+                                          measures=arguments.measure_list(measure), connection=con, train=train,
+                                          items=items, **options)
         terminal.show_notices(result)
         if no_summary:
             result = result.without_summary()

@@ -24,6 +24,7 @@ ScorePrecision = enum.Enum("ScorePrecision", {name: name for name in sqlrank.SCO
 Ties = enum.Enum("Ties", {name: name for name in sqlrank.TIE_POLICIES}, type=str)
 Names = enum.Enum("Names", {name: name for name in sqlrank.NAMES}, type=str)
 Engine = enum.Enum("Engine", {name: name for name in ("duckdb", "spark")}, type=str)
+Interpolation = enum.Enum("Interpolation", {name: name for name in sqlrank.INTERPOLATIONS}, type=str)
 
 # options shared by `eval` and `query`
 FormatOption = Annotated[Optional[Format], typer.Option(
@@ -71,6 +72,11 @@ EVALUATION_OPTIONS: dict[str, tuple] = {
         "--rel", "-l", metavar="LABEL", show_default=False,
         help="minimum label of a relevant document, for measures that do not set rel (trec_eval -l) [default: 1]")],
         None),
+    "interpolation": (Annotated[Optional[Interpolation], typer.Option(
+        "--interpolation", case_sensitive=False, show_default=False,
+        help="IPrec's and 11pt_avg's count of relevant documents at a recall level, for measures that do not set "
+             "it: trec_eval 10's (lround) or trec_eval 9's (+0.9, truncated), as pytrec_eval, ir_measures and ranx "
+             "print [default: trec_eval10]")], None),
     "missing": (Annotated[Optional[Missing], typer.Option(
         "--missing", case_sensitive=False, show_default=False,
         help="a qrels query absent from a run: scores 0 (trec_eval -c), is left out, or is an error "
@@ -123,6 +129,13 @@ EVALUATION_OPTIONS: dict[str, tuple] = {
         "--run-format", case_sensitive=False, show_default=False,
         help="read the run files as this format, whatever their names [default: from their bytes, names and "
              "first lines]")], None),
+    "subtopic_qrels": (Annotated[bool, typer.Option(
+        "--subtopic-qrels", help="QRELS holds subtopic qrels (qid subtopic docno rel, ndeval's), which the diversity "
+                                 "measures read (alpha-nDCG@20, ERR-IA@20, ...); the others read each document's "
+                                 "highest label")], False),
+    "subtopic_col": (Annotated[Optional[str], typer.Option(
+        "--subtopic-col", metavar="NAME", help="subtopic qrels column of the subtopics [default: subtopic_id, "
+                                               "subtopic, iteration, ...]")], None),
     "threads": (ThreadsOption, None),
     "memory_limit": (MemoryOption, None),
     "temp_directory": (TempOption, None),

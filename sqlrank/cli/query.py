@@ -45,8 +45,8 @@ def query_command(
     reads it. It runs your SQL with your permissions, like the duckdb
     shell: the SQL can read and write any file you can. sqlrank refuses
     only what it can see: -o over an input or a file the SQL names (globs
-    too), and a COPY ... TO or EXPORT DATABASE over an input (its target
-    as DuckDB evaluates it).
+    too), and a COPY ... TO or EXPORT DATABASE over an input or into a
+    folder holding one (its target as DuckDB evaluates it).
     Example:
 
     \b

@@ -15,7 +15,7 @@ lists what each mistake is told.
 """
 
 from .base import Loaded, Reader
-from .evaluation import QRELS_TABLE, load_inputs, named_runs, run_name
+from .evaluation import QRELS_TABLE, SUBTOPIC_QRELS_TABLE, load_inputs, named_runs, run_name
 from .registry import READERS, load, recognise
 
-__all__ = ["Loaded", "QRELS_TABLE", "READERS", "Reader", "load", "load_inputs", "named_runs", "recognise", "run_name"]
+__all__ = ["Loaded", "QRELS_TABLE", "SUBTOPIC_QRELS_TABLE", "READERS", "Reader", "load", "load_inputs", "named_runs", "recognise", "run_name"]

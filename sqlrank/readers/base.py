@@ -5,6 +5,7 @@ connection:
 
     run   (query_id VARCHAR, doc_id VARCHAR, score DOUBLE [, run_id VARCHAR] [, input_rank DOUBLE])
     qrels (query_id VARCHAR, doc_id VARCHAR, relevance DOUBLE)
+    subtopic_qrels (query_id VARCHAR, subtopic_id VARCHAR, doc_id VARCHAR, relevance DOUBLE)
 
 and hands it, as a Loaded record, to the checks (sqlrank.checks.validate),
 telling them how to explain a bad row or a failed read in the user's words.
@@ -24,10 +25,12 @@ from ..errors import SqlrankError
 # the canonical columns of each kind of input
 RUN_COLUMNS = ("query_id", "doc_id", "score")
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
+# the diversity measures' judgments, one per (query, subtopic, document): ndeval's `qid subtopic docno rel`
+SUBTOPIC_QRELS_COLUMNS = ("query_id", "subtopic_id", "doc_id", "relevance")
 
 
 def canonical_columns(kind: str) -> tuple[str, ...]:
-    return RUN_COLUMNS if kind == "run" else QRELS_COLUMNS
+    return {"run": RUN_COLUMNS, "subtopic_qrels": SUBTOPIC_QRELS_COLUMNS}.get(kind, QRELS_COLUMNS)
 
 
 # ties='input': the run's own order, read only when asked for (the key present in a reader's `columns`):

@@ -20,11 +20,13 @@ from .trec import run_tag
 from .tables import INTEGER_TYPES
 
 QRELS_TABLE = "sqlrank_qrels"
+SUBTOPIC_QRELS_TABLE = "sqlrank_subtopic_qrels"
 IR_QUERY_NAMES = ("query_id", "qid", "query", "q_id", "topic", "topic_id")
 
 
 def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str = "error", missing: str = "zero",
-                depth: int | None = None, own: dict[str, dict[str, str]] | None = None) -> Report:
+                depth: int | None = None, own: dict[str, dict[str, str]] | None = None,
+                subtopic_qrels=None) -> Report:
     """Load the qrels into QRELS_TABLE and every run into a table of its own; a Report of what was read.
 
     run: one source, a list of sources (named after their files) or a dict {name: source}.
@@ -33,9 +35,12 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
     duplicates: the policy for repeated (query_id, doc_id) rows; missing and depth are recorded in the Report.
     """
     own = own or {}
-    qrels_columns = {k: v for k, v in columns.items() if k != "score"} | own.get("qrels", {})
-    loaded_qrels = load(con, qrels, QRELS_TABLE + "_source", "qrels", qrels_columns)
-    dropped_qrels = resolve_duplicates(con, loaded_qrels, "qrels", duplicates)
+    qrels_columns = {k: v for k, v in columns.items() if k not in ("score", "subtopic_id")} | own.get("qrels", {})
+    if subtopic_qrels is None:
+        loaded_qrels = load(con, qrels, QRELS_TABLE + "_source", "qrels", qrels_columns)
+        dropped_qrels = resolve_duplicates(con, loaded_qrels, "qrels", duplicates)
+    else:
+        loaded_qrels, dropped_qrels = _load_subtopic_qrels(con, subtopic_qrels, columns, own, duplicates)
     # the qrels are small and read by several parts of the statement: keep one copy
     con.execute(sqlgen.create_temp_table(QRELS_TABLE, sqlgen.select_all(loaded_qrels.table)))
     files.check_unchanged(loaded_qrels)  # the copy read the file again: the rows checked, or none
@@ -46,7 +51,7 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
     report = Report(qrels_label=loaded_qrels.label, missing_policy=missing, qrels_duplicates_dropped=dropped_qrels,
                     depth=depth, duplicates_policy=duplicates)
     report.input_notes += loaded_qrels.notes  # e.g. TREC labels cut to integers, as trec_eval does
-    run_columns = {k: v for k, v in columns.items() if k != "relevance"} | own.get("run", {})
+    run_columns = {k: v for k, v in columns.items() if k not in ("relevance", "subtopic_id")} | own.get("run", {})
     run_types = []
     for number, (name, source, explicit) in enumerate(named_runs(run)):
         loaded = load(con, source, f"sqlrank_run_{number}", "run", run_columns)
@@ -73,6 +78,23 @@ def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str
     report.query_id_type = _common_integer_type([loaded_qrels.query_id_type, *run_types])
     report.query_id_name = _common_name([loaded_qrels, *report.run_inputs])
     return report
+
+
+def _load_subtopic_qrels(con, source, columns: dict, own: dict, duplicates: str):
+    """The subtopic qrels into SUBTOPIC_QRELS_TABLE, and the qrels the ranking pass reads made from them: each
+    judged document with its highest label over its subtopics (ndeval's MAP: relevant to any subtopic)."""
+    subtopic_columns = {k: v for k, v in columns.items() if k != "score"} | own.get("subtopic_qrels", {})
+    loaded = load(con, source, SUBTOPIC_QRELS_TABLE + "_source", "subtopic_qrels", subtopic_columns)
+    dropped = resolve_duplicates(con, loaded, "subtopic_qrels", duplicates)
+    con.execute(sqlgen.create_temp_table(SUBTOPIC_QRELS_TABLE, sqlgen.select_all(loaded.table)))
+    files.check_unchanged(loaded)
+    # a name of its own: QRELS_TABLE's source may be a view left by an evaluation of plain qrels
+    derived = QRELS_TABLE + "_of_subtopics"
+    con.execute(sqlgen.create_temp_table(
+        derived, f"SELECT query_id, doc_id, max(relevance) AS relevance FROM {SUBTOPIC_QRELS_TABLE} "
+                 "GROUP BY query_id, doc_id"))
+    loaded.table = derived
+    return loaded, dropped
 
 
 def _common_name(inputs: list) -> str:

@@ -170,14 +170,15 @@ def corrupt_gzip(label: str, error: Exception) -> InputError:
 
 
 def read_error(loaded: Loaded, error: Exception, *, text: bool = True, line_fix: str = "check the line",
-               otherwise: str | None = None) -> SqlrankError:
+               otherwise: str | None = None, con=None) -> SqlrankError:
     """A DuckDB read failure in the user's words: the file, the line if DuckDB gave one, and the fix.
 
     text: the format is text, so a UTF-8 error is looked for on the file's lines.
     line_fix: what to do about a line DuckDB's CSV reader refused.
     otherwise: the message when nothing more precise is known (default: cannot be read as FORMAT).
+    con: the connection that read, so that out of memory with a spill folder is not told to add one.
     """
-    memory = out_of_memory(error)
+    memory = out_of_memory(error, con)
     if memory:
         return memory
     label = loaded.label

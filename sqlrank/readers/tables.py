@@ -31,10 +31,13 @@ _COLUMN_SYNONYMS = {
     # docno before docid: PyTerrier frames carry both, docno the collection's id and docid Terrier's internal number
     "doc_id": ("doc_id", "docno", "docid", "doc", "item_id", "item", "pid", "corpus-id", "items"),  # items: a list per user
     "score": ("score", "sim", "similarity", "prediction", "rating"),
+    # iteration: ir_measures' name for the second qrels field, which holds the subtopic in diversity qrels
+    "subtopic_id": ("subtopic_id", "subtopic", "iteration", "intent", "aspect", "subtopic_number"),
     # last, `score`: ranx's qrels (q_id, doc_id, score) and BEIR's (query-id, corpus-id, score) name the label so
     "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "rating", "target", "score"),
 }
 _OPTION = {"query_id": "query_col", "doc_id": "doc_col", "score": "score_col", "relevance": "relevance_col",
+           "subtopic_id": "subtopic_col",
            "run_id": "run_col"}
 INTEGER_TYPES = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",
                   "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"}
@@ -63,7 +66,7 @@ def load_described(con, loaded: Loaded, relation: str, found: list[tuple[str, st
     select = canonical_select(found, kind, columns, loaded)
     create(con, loaded, kind, f"SELECT {select} FROM {relation}", materialize)
     checks.validate(con, loaded, kind)
-    if kind == "qrels" and columns.get("relevance") is None and loaded.columns["relevance"].lower() == "score":
+    if kind != "run" and columns.get("relevance") is None and loaded.columns["relevance"].lower() == "score":
         _refuse_run_scores(con, loaded)
     return loaded
 
@@ -102,7 +105,7 @@ def canonical_select(found: list[tuple[str, str]], kind: str, columns: dict, loa
         loaded.columns[canonical] = column
         if canonical == "query_id":
             loaded.query_id_type = types[column]
-        if canonical in ("query_id", "doc_id"):
+        if canonical in ("query_id", "doc_id", "subtopic_id"):
             parts.append(f"CAST({sqlgen.identifier(column)} AS VARCHAR) AS {canonical}")
         else:
             parts.append(f"{value_sql(sqlgen.identifier(column), types[column], canonical)} AS {canonical}")
@@ -173,7 +176,8 @@ def inexact_integer(where: str, value, value_name: str) -> InputError:
 # words that name a canonical column without being one of its spellings above, offered as "did you mean"
 _LIKELY = {"query_id": ("topic", "topic_id", "qno", "question", "session"),
            "doc_id": ("document", "document_id", "passage", "product", "article"),
-           "score": ("pred", "predicted", "logit", "value"), "relevance": ("qrel", "gain", "grades")}
+           "score": ("pred", "predicted", "logit", "value"), "relevance": ("qrel", "gain", "grades"),
+           "subtopic_id": ("facet", "sub_topic", "interpretation")}
 
 
 def missing_columns(label: str, kind: str, missing: list[str], chosen: dict, names: list[str],
@@ -189,7 +193,10 @@ def missing_columns(label: str, kind: str, missing: list[str], chosen: dict, nam
     cli = at_command_line()
     wanted = ", ".join(f"'{shorten(chosen[canonical] or canonical)}'" for canonical in missing)
     if likely:
-        mapped = (" ".join(f"--{kind}-map {c}={shorten(n)}" for c, n in likely.items()) if cli else
+        # the command line maps the subtopic qrels' columns with the shared options alone (--subtopic-col ...)
+        flag = {c: f"--{_OPTION[c].replace('_', '-')} " if kind == "subtopic_qrels" else f"--{kind}-map {c}="
+                for c in likely}
+        mapped = (" ".join(f"{flag[c]}{shorten(n)}" for c, n in likely.items()) if cli else
                   f"{kind}_columns={{{', '.join(f'{c!r}: {shorten(n)!r}' for c, n in likely.items())}}}")
         unsure = [c for c in missing if c not in likely]
         rest = f", and which column is the {' and the '.join(unsure)}" if unsure else ""
@@ -293,7 +300,7 @@ def explainer(*, text: bool = True, line_fix: str = "check the line", otherwise=
         if error is None or (_is_conversion_error(error) and loaded.source):
             return bad_row_error(con, loaded, kind, error)
         return files.read_error(loaded, error, text=text, line_fix=line_fix,
-                                otherwise=otherwise(loaded, error) if otherwise else None)
+                                otherwise=otherwise(loaded, error) if otherwise else None, con=con)
     return explain
 
 

@@ -80,9 +80,9 @@ def trec_fields(relation: str) -> str:
 
 
 # which field holds the score (run) or the label (qrels), counting from 1
-_TREC_VALUE_FIELD = {"run": 5, "qrels": 4}
+_TREC_VALUE_FIELD = {"run": 5, "qrels": 4, "subtopic_qrels": 4}
 # fields of a line: a run line has at least 6 (later ones are ignored), a qrels line exactly 4
-_TREC_FIELDS = {"run": 6, "qrels": 4}
+_TREC_FIELDS = {"run": 6, "qrels": 4, "subtopic_qrels": 4}
 
 
 def _trec_value(kind: str, field: str) -> str:
@@ -103,7 +103,9 @@ def _trec_select(kind: str, query_id: str, fields: list[str], order: bool = Fals
     (NULL when it is no number: the order check names it).
     """
     value = fields[_TREC_VALUE_FIELD[kind] - 1]
-    select = f"{query_id} AS query_id, {fields[2]} AS doc_id, {_trec_value(kind, value)} AS "
+    # subtopic qrels (ndeval's `qid subtopic docno rel`) are qrels lines whose second field is read
+    subtopic = f"{fields[1]} AS subtopic_id, " if kind == "subtopic_qrels" else ""
+    select = f"{query_id} AS query_id, {subtopic}{fields[2]} AS doc_id, {_trec_value(kind, value)} AS "
     if kind == "run":
         rank = f", {_trec_value(kind, fields[3])} AS {INPUT_RANK}" if order else ""
         return select + "score" + rank
@@ -116,12 +118,13 @@ def _trec_fields_ok(kind: str) -> str:
 
 def example(kind: str) -> str:
     """A line of a TREC run or qrels, for messages."""
-    return messages.TREC_RUN_EXAMPLE if kind == "run" else messages.TREC_QRELS_EXAMPLE
+    return {"run": messages.TREC_RUN_EXAMPLE, "subtopic_qrels": messages.TREC_SUBTOPIC_QRELS_EXAMPLE}.get(
+        kind, messages.TREC_QRELS_EXAMPLE)
 
 
 def explain(con, loaded: Loaded, kind: str, error: Exception | None) -> SqlrankError:
     """Loaded.explain for TREC text: a bad line by its number (line_error), a failed read by files.read_error."""
-    return line_error(con, loaded, kind) if error is None else read_error(loaded, error)
+    return line_error(con, loaded, kind) if error is None else read_error(loaded, error, con=con)
 
 
 def _loaded(table: str, path: Path, compression: str, kind: str) -> Loaded:
@@ -146,7 +149,7 @@ def read(con, file: File, table: str, kind: str, columns: dict) -> Loaded:
         loaded.order = "its rank field (the 4th of a TREC run line)"
     con.execute(sqlgen.create_temp_view(table, f"SELECT {', '.join(kept)} FROM {sqlgen.identifier(raw)}"))
     checks.validate(con, loaded, kind)
-    if kind == "qrels":
+    if kind != "run":
         cut = con.execute(f"SELECT count(*) FILTER (WHERE label_cut) FROM {sqlgen.identifier(raw)}").fetchone()[0]
         if cut:
             loaded.notes.append(label_cut_note(loaded.label, cut))
@@ -256,7 +259,7 @@ def bad_lines(lines: str, kind: str, *extra: str) -> str:
     field = f"fields[{_TREC_VALUE_FIELD[kind]}]"
     value = _trec_value(kind, field)
     # a label must be finite (a score may be infinite): the checks' condition, checks.bad_row
-    infinite = f" OR isinf({value})" if kind == "qrels" else ""
+    infinite = f" OR isinf({value})" if kind != "run" else ""
     columns = ", ".join(["coalesce(line, '')", "rest IS NOT NULL", "len(fields)", field, f"isnan({value})",
                          f"isinf({value})", *extra])
     return (f"SELECT {columns} FROM ({lines}) "
@@ -283,11 +286,11 @@ def bad_line_message(where: str, kind: str, line: str, separator: bool, count: i
     if separator:
         return InputError(f"{where}: contains the control character 0x1F (unit separator), which cannot be part "
                           f"of a TREC line: '{shown}'; remove it")
-    if (kind == "run" and count < expected) or (kind == "qrels" and count != expected):
+    if (kind == "run" and count < expected) or (kind != "run" and count != expected):
         hint = ""
         if kind == "run" and count == _TREC_FIELDS["qrels"]:
             hint = messages.TREC_LOOKS_LIKE_QRELS
-        elif kind == "qrels" and count >= _TREC_FIELDS["run"]:
+        elif kind != "run" and count >= _TREC_FIELDS["run"]:
             hint = messages.TREC_LOOKS_LIKE_RUN
         elif count <= 3:
             hint = messages.TREC_NEEDS_HEADER
@@ -295,7 +298,7 @@ def bad_line_message(where: str, kind: str, line: str, separator: bool, count: i
                                           example=example(kind), count=count, line=shown, hint=hint))
     if nan:
         return InputError(messages.render(messages.TREC_NAN_SCORE, where=where, line=shown))
-    if infinite and kind == "qrels":
+    if infinite and kind != "run":
         return InputError(f"{where}: column 4 (relevance) is beyond the largest number a double holds "
                           f"('{shorten(text, 30)}' is infinite): '{shown}'; fix the label")
     template = messages.TREC_BAD_SCORE if kind == "run" else messages.TREC_BAD_LABEL

@@ -8,7 +8,7 @@ import json
 
 from .. import engine
 from ..checks import DUPLICATE_POLICIES
-from ..errors import InputError
+from ..errors import InputError, MeasureError
 from ..limits import MAX_BUCKETS, whole_number
 from ..result import Report
 from .readers import names_by_source
@@ -18,6 +18,11 @@ def check_options(missing, duplicates, depth, score_precision, buckets, ties, ju
                   measures) -> list[str]:
     """The single-machine checks of the options, before any Spark job; the aggregates asked for, once each."""
     _, aggregates = engine.check_options(measures, missing, score_precision, depth, ties, judged_only, aggregates)
+    diversity = [str(m) for m in measures if "subtopics" in m.definition.needs]
+    if diversity:  # a bucket holds the ranking pass's tables, not the subtopic qrels the measures read
+        raise MeasureError(f"{', '.join(diversity)}: the diversity measures are not computed on Spark yet (they read "
+                           "subtopic qrels, which the Spark buckets do not carry); evaluate them with the DuckDB "
+                           "engine (sqlrank.evaluate, or --engine duckdb)")
     if duplicates not in DUPLICATE_POLICIES:
         raise InputError(f"unknown duplicates policy '{duplicates}' (expected one of: {', '.join(DUPLICATE_POLICIES)})")
     if buckets is not None:

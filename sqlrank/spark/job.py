@@ -6,12 +6,14 @@ from __future__ import annotations
 import warnings
 
 from .. import engine
-from ..errors import EvaluationError
+from ..errors import EvaluationError, MeasureError
+from ..lists import ListMeasure
 from ..limits import MAX_THREADS, whole_number
 from ..measures import parse_labelled
 from .buckets import BUCKET, OUTPUT_FIELDS, bucket_evaluator
 from .checks import check_options, whole_job_checks
 from .readers import canonical, input_of, read_runs, names_by_source, read_source, list_run_names
+from .refusals import empty_run_id
 from .report import collect_notes, merge_reports
 from .result import SparkResult
 from .runtime import import_pyspark, session
@@ -36,6 +38,15 @@ def default_buckets(spark, run_frame) -> int:
     return max(cores, -(-size // BUCKET_BYTES))
 
 
+def refuse_list_measures(measures) -> None:
+    """The list measures (beyond accuracy, sqlrank/lists.py) read each user's whole list and a training table,
+    which the buckets of queries do not hold: refused by name until Spark computes them."""
+    listed = [str(measure) for measure in measures if isinstance(measure, ListMeasure)]
+    if listed:
+        raise MeasureError(f"{', '.join(listed)}: the list measures (beyond accuracy) are not computed on Spark yet; "
+                           "evaluate them with sqlrank.evaluate (CLI: --engine duckdb)")
+
+
 def _check_arguments(qrels, run, spark, threads) -> None:
     """What the job cannot start from, said before Spark is asked for anything."""
     for name, source in (("qrels", qrels), ("run", run)):
@@ -47,7 +58,7 @@ def _check_arguments(qrels, run, spark, threads) -> None:
 
 
 def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, rel: float | None = None,
-             missing: str = "zero", duplicates: str = "error", depth: int | None = None,
+             interpolation: str | None = None, missing: str = "zero", duplicates: str = "error", depth: int | None = None,
              score_precision: str = "double", judged_only: bool = False, aggregates=(), names: str = "asked",
              ties: str = "trec", query_col: str | None = None, doc_col: str | None = None,
              score_col: str | None = None, relevance_col: str | None = None, run_col: str | None = None,
@@ -71,7 +82,8 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     """
     _check_arguments(qrels, run, spark, threads)
     engine._check_choice("names", names, engine.NAMES)
-    labelled = parse_labelled(measures, rel=rel)
+    labelled = parse_labelled(measures, rel=rel, interpolation=interpolation)
+    refuse_list_measures([measure for _, measure in labelled])
     parsed = [measure for _, measure in labelled]
     labels = [label if names == "asked" else str(measure) for label, measure in labelled]
     aggregates = check_options(missing, duplicates, depth, score_precision, buckets, ties, judged_only, aggregates,
@@ -89,6 +101,8 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     qrels_frame = canonical(qrels_frame, qrels_label, "qrels", qrels_mapping, duplicates)
     runs = read_runs(spark, run, run_mapping, duplicates, ties)  # [(run_id or None, frame, label, named, Input)]
     run_names = list_run_names(runs)
+    if None in run_names:
+        raise empty_run_id(runs)
     run_frame = runs[0][1]
     for _, frame, _, _, _ in runs[1:]:
         run_frame = run_frame.unionByName(frame)

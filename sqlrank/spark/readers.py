@@ -220,7 +220,9 @@ def list_run_names(runs) -> list[str]:
         if name is not None:
             names.append(name)
         else:
-            names += sorted(row[0] for row in frame.select("run_id").distinct().collect())
+            # an empty run id sorts first and stays, for the job to refuse by its row (refusals.empty_run_id)
+            names += sorted((row[0] for row in frame.select("run_id").distinct().collect()),
+                            key=lambda name: (name is not None, name or ""))
     check_distinct(names)
     return names
 

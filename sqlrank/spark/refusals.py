@@ -45,6 +45,12 @@ def explain_refusal(errors, inputs, duplicates: str, as_in_bucket) -> SqlrankErr
     return as_in_bucket(errors[0])
 
 
+def empty_run_id(runs) -> SqlrankError:
+    """A table of runs with an empty run_id: the row sqlrank.evaluate names, in its words."""
+    return next(error for name, _, _, _, found in runs if name is None
+                for error in [_first_bad_row(found)] if error is not None)
+
+
 _FOUND_SCHEMA = "partition int, rows long, position long, found string"
 
 

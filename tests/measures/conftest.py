@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 import sqlrank
 from sqlrank import sqlgen
+
+
+@functools.cache
+def shell_connection():
+    """One connection with the shell's table macros per test process: installing them takes seconds, and
+    every call replaces the qrels and run views it reads."""
+    return sqlrank.connect()
 
 
 def score(measure: str, qrels: dict, run: dict, **options) -> dict[str, float]:
@@ -20,11 +29,11 @@ def score(measure: str, qrels: dict, run: dict, **options) -> dict[str, float]:
     named = {name: parsed.param(name) for name in definition.params}
     if definition.cutoff:
         named = {"k": parsed.k, **named}
-    with sqlrank.connect() as con:
-        sqlrank.load_qrels(con, qrels, "qrels")
-        sqlrank.load_run(con, run, "run")
-        call = sqlgen.call(f"sqlrank.{definition.macro}", "'qrels'", "'run'", **named, **options)
-        shell = dict(con.sql(f"SELECT query_id, value FROM {call}").fetchall())
+    con = shell_connection()
+    sqlrank.load_qrels(con, qrels, "qrels")
+    sqlrank.load_run(con, run, "run")
+    call = sqlgen.call(f"sqlrank.{definition.macro}", "'qrels'", "'run'", **named, **options)
+    shell = dict(con.sql(f"SELECT query_id, value FROM {call}").fetchall())
     assert shell == python
     return python
 

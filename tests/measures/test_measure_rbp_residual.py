@@ -21,3 +21,14 @@ def test_a_negative_label_counts_as_unjudged(score):
     qrels = {"q": {"a": 1, "n": -1}}
     run = {"q": {"a": 2.0, "n": 1.0}}
     assert score("RBPResidual", qrels, run)["q"] == pytest.approx(0.9 ** 2 + 0.1 * 0.9, abs=1e-15)
+
+
+def test_the_last_bits_are_trec_eval_s(score):
+    # m_rbp_resid.c: the weight multiplied by 0.9 at each rank, then weight + (1.0 - 0.9) · Σ unjudged weights;
+    # unjudged, judged, unjudged, judged: 0.9^4 + (1.0 - 0.9) · (1 + 0.9²), each power a running product
+    qrels = {"q": {"a": 0, "b": 1}}
+    run = {"q": {"u1": 4.0, "a": 3.0, "u2": 2.0, "b": 1.0}}
+    weights = [1.0]
+    for _ in range(4):
+        weights.append(weights[-1] * 0.9)
+    assert score("rbp_resid", qrels, run)["q"] == weights[4] + (1.0 - 0.9) * (weights[0] + weights[2])

@@ -28,3 +28,18 @@ def test_at_k_is_the_f_of_p_at_k_and_r_at_k(score):
     # P@10 divides by 10 although only 4 were retrieved
     p, r = 2 / 10, 2 / 8
     assert score("f1@10", QRELS, RUN)["q"] == pytest.approx(2 * p * r / (p + r), abs=1e-15)
+
+
+def test_several_betas_give_one_measure_each_with_trec_eval_s_values(trec_data):
+    # out.test.set_F_betas: trec_eval -q -m set_F.1.0 (then .0.5, .2.4) qrels.test results.test, one beta a run
+    import sqlrank
+
+    expected = {}
+    for line in (trec_data / "out.test.set_F_betas").read_text().splitlines():
+        name, query, value = (field.strip() for field in line.split("\t"))
+        expected[(name.removeprefix("set_F_"), query)] = float(value)
+    result = sqlrank.evaluate(trec_data / "qrels.test", trec_data / "results.test", ["set_F.1.0,0.5,2.4"])
+    assert result.measures == ["set_F", "set_F_.5", "set_F_2.4"]
+    betas = {"set_F": "1.0", "set_F_.5": "0.5", "set_F_2.4": "2.4"}
+    actual = {(betas[row["measure"]], row["query_id"]): row["value"] for row in result.to_arrow().to_pylist()}
+    assert actual == pytest.approx(expected, abs=5e-5)
