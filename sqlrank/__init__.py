@@ -15,6 +15,7 @@ from .defined_file import define_file
 from . import defined
 from .engine import EMPTY_POLICIES, INTERPOLATIONS, MISSING_POLICIES, NAMES, SCORE_PRECISIONS, TIE_POLICIES, evaluate
 from .fusion import METHODS as FUSION_METHODS, NORMS as FUSION_NORMS, fuse, optimize_fusion
+from .fusion_params import read as read_fusion_params, write as write_fusion_params
 from .run_files import RUN_FORMATS, write as write_run, format_for as run_format_for
 from .errors import EvaluationError, InputError, MeasureError, OutputError, ResourceError, SqlrankError, SqlrankNotice
 from .macros import connect, install, sql_script
@@ -67,5 +68,6 @@ __all__ = [
     "INTERPOLATIONS",
     "SqlrankError", "InputError", "MeasureError", "EvaluationError", "OutputError", "ResourceError", "SqlrankNotice",
     "define", "undefine", "define_file", "defined", "limits", "user_sql", "plots", "escaping", "__version__",
+    "read_fusion_params", "write_fusion_params",
     "LIST_MEASURES", "LIST_PARAMETERS",
 ]
