@@ -3,7 +3,8 @@
     python benchmarks/fusion.py --queries 10000 --docs 100     # 5 runs of 1M rows each
 
 Times (wall and CPU of this process, median of --repeat): fusing 5 runs (wsum over min-max, and rrf) and
-evaluating the fused run (nDCG@10); optimize_fusion (wsum, ranx's default grid: 11 points) for two runs.
+evaluating the fused run (nDCG@10); optimize_fusion (wsum, ranx's default grid: 11 points) for two runs;
+with --grids, also optimize_fusion over ranx's 100-point grids for two runs: rbc (phi) and slidefuse (w).
 sqlrank reads the runs from Parquet files (its reading is timed); ranx gets its Runs built from dicts
 beforehand (untimed), and one warm-up call of each function before the timed ones.
 """
@@ -65,6 +66,7 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-ranx", action="store_true")
+    parser.add_argument("--grids", action="store_true", help="also the 100-point grids (rbc, slidefuse)")
     options = parser.parse_args()
     import sqlrank
 
@@ -86,6 +88,10 @@ def main() -> None:
         two = {"run0": paths[0], "run1": paths[1]}
         rows.append(("sqlrank.optimize_fusion wsum, 2 runs, 11 points",
                      *timed(lambda: sqlrank.optimize_fusion(qrels, two, "nDCG@10", method="wsum"), options.repeat)))
+        grids = ("rbc", "slidefuse") if options.grids else ()
+        for method in grids:
+            rows.append((f"sqlrank.optimize_fusion {method}, 2 runs, 100 points",
+                         *timed(lambda: sqlrank.optimize_fusion(qrels, two, "nDCG@10", method=method), options.repeat)))
         if not options.skip_ranx:
             import ranx
 
@@ -106,6 +112,11 @@ def main() -> None:
                                                     metric="ndcg@10", show_progress=False)
             optimize()
             rows.append(("ranx.optimize_fusion wsum, 2 runs, 11 points (warm)", *timed(optimize, options.repeat)))
+            for method in grids:
+                optimize = lambda: ranx.optimize_fusion(ranx_qrels, ranx_runs[:2], norm="min-max", method=method,
+                                                        metric="ndcg@10", show_progress=False)
+                optimize()
+                rows.append((f"ranx.optimize_fusion {method}, 2 runs, 100 points (warm)", *timed(optimize, options.repeat)))
     size = options.queries * options.docs
     print(f"| what | rows per run | median s | median CPU s |\n|---|---:|---:|---:|")
     for what, wall, cpu in rows:

@@ -23,7 +23,7 @@ CREATE OR REPLACE MACRO sqlrank.discount(rank, kind := 'log2', base := 2) AS
         WHEN kind = 'ln' THEN 1.0 / NULLIF(ln(CAST(rank AS DOUBLE) + 1.0), 0)
         WHEN base <= 1 THEN error('sqlrank: discount base must be greater than 1, got ' || CAST(base AS VARCHAR))
         -- written as scikit-learn writes it, 1 / (ln(i + 1) / ln(base)), for its bits
-        WHEN kind = 'log' THEN 1.0 / NULLIF(ln(CAST(rank AS DOUBLE) + 1.0) / ln(CAST(base AS DOUBLE)), 0)
+        WHEN kind = 'log' THEN 1.0 / NULLIF(ln(CAST(rank AS DOUBLE) + 1.0) / NULLIF(ln(CAST(base AS DOUBLE)), 0), 0)
         WHEN rank < base THEN CAST(1 AS DOUBLE)
         ELSE ln(CAST(base AS DOUBLE)) / NULLIF(ln(CAST(rank AS DOUBLE)), 0)
     END;

@@ -10,8 +10,12 @@ This module is the public API: the command line (sqlrank.cli) uses nothing else.
 
 from .checks import DUPLICATE_POLICIES
 from .compare import Comparison, compare
+from .defined import define, undefine
+from .defined_file import define_file
+from . import defined
 from .engine import EMPTY_POLICIES, INTERPOLATIONS, MISSING_POLICIES, NAMES, SCORE_PRECISIONS, TIE_POLICIES, evaluate
 from .fusion import METHODS as FUSION_METHODS, NORMS as FUSION_NORMS, fuse, optimize_fusion
+from .fusion_params import read as read_fusion_params, write as write_fusion_params
 from .run_files import RUN_FORMATS, write as write_run, format_for as run_format_for
 from .errors import EvaluationError, InputError, MeasureError, OutputError, ResourceError, SqlrankError, SqlrankNotice
 from .macros import connect, install, sql_script
@@ -19,6 +23,7 @@ from . import limits
 from .measures import PARAMETERS as MEASURE_PARAMETERS
 from .measures import REGISTRY, Measure, describe as describe_measures, parse_all as parse_measures
 from .measures import split_names as split_measure_names
+from .registry import LIST_MEASURES, LIST_PARAMETERS  # the list measures, beyond accuracy (lists.py)
 from . import plots
 from .formats import escaping
 from .plots import plot
@@ -62,5 +67,7 @@ __all__ = [
     "EMPTY_POLICIES", "MISSING_POLICIES", "NAMES", "INPUT_FORMATS", "DUPLICATE_POLICIES", "SCORE_PRECISIONS", "TIE_POLICIES",
     "INTERPOLATIONS",
     "SqlrankError", "InputError", "MeasureError", "EvaluationError", "OutputError", "ResourceError", "SqlrankNotice",
-    "limits", "user_sql", "plots", "escaping", "__version__",
+    "define", "undefine", "define_file", "defined", "limits", "user_sql", "plots", "escaping", "__version__",
+    "read_fusion_params", "write_fusion_params",
+    "LIST_MEASURES", "LIST_PARAMETERS",
 ]

@@ -27,13 +27,16 @@ from contextlib import contextmanager
 
 import duckdb
 
-from . import sqlgen
+from . import defined, sqlgen
+from . import lists as lists_module
 from .checks.gains import exponential_measures, refuse_overflowing_gains
 from .checks.empty_truth import EMPTY_POLICIES, apply_empty_policy, check_empty_policy, score_one
 from .checks.order import check_order
 from .checks.unread import rel_unread_notice
+from .defined import DefinedMeasure
 from .errors import EvaluationError, MeasureError, SqlrankError, first_line, option_hint, out_of_memory, shorten
 from .limits import MAX_DEPTH, whole_number
+from .lists import ListMeasure, check_list_inputs, load_list_inputs, make_lists
 from .macros import connect, install_measures, library_connection, ready_to_evaluate
 from .measures import Measure, TextMeasure, parse_labelled
 from .readers import QRELS_TABLE, SUBTOPIC_QRELS_TABLE, load_inputs
@@ -87,6 +90,8 @@ def evaluate(
     memory_limit: str | None = None,
     temp_directory: str | None = None,
     connection: duckdb.DuckDBPyConnection | None = None,
+    train=None,
+    items=None,
 ) -> Result:
     """Evaluate one or more runs against relevance judgments.
 
@@ -151,6 +156,11 @@ def evaluate(
     threads, memory_limit, temp_directory: DuckDB settings, for a database made for this call; without
         them the call works in the process's own database, whose macros were installed once
         (docs/performance.md, "Everyday sizes").
+    train: the training interactions (user, item), one row each, in any form `qrels` takes: what the list
+        measures of popularity read (Novelty, ARP, APLT), and their catalogue when `items` is not given
+        (docs/recommenders.md).
+    items: the catalogue (CatalogCoverage, Gini): a list of item ids, a DataFrame, Arrow table or CSV/Parquet
+        path with an item_id (or doc_id) column.
     connection: evaluate in this DuckDB connection instead (the macros are
         installed into it once, and again only if another sqlrank version put
         its own there; its temporary tables sqlrank_* are replaced).
@@ -166,6 +176,7 @@ def evaluate(
                                       ties, judged_only, aggregates)
     check_empty_policy(empty, [m for m in asked if isinstance(m, Measure)])
     check_subtopic_qrels(qrels, subtopic_qrels, [m for m in asked if isinstance(m, Measure)])
+    check_list_inputs([m for m in asked if isinstance(m, ListMeasure)], train, items)
     columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col,
                     "subtopic_id": subtopic_col},
                "qrels": column_mapping("qrels", qrels_columns),
@@ -177,9 +188,14 @@ def evaluate(
     if ties == "input":
         columns["run"][INPUT_RANK] = None  # asks the run's reader to keep its order (readers.base.keeps_order)
     zscore_rows = None if zscores is None else read_zscores(zscores)  # a bad file is refused before any input is read
+    list_labels = [label if names == "asked" else str(m) for label, m in labelled if isinstance(m, ListMeasure)]
+    if zscores is not None and list_labels:  # trec_eval's -Z reads per-query scores; these have no trec_eval means
+        raise EvaluationError(f"zscores (trec_eval -Z) is for the per-query measures, not the list measures "
+                              f"({', '.join(list_labels)}); evaluate those without zscores")
     options = (asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates, columns,
-               allow_disjoint, ties, empty, rel, subtopic_qrels, (zscores, zscore_rows))
-    unread = rel_unread_notice(labelled, rel)
+               allow_disjoint, ties, empty, rel, subtopic_qrels, (train, items, list_labels),
+               (zscores, zscore_rows))
+    unread = rel_unread_notice([(label, m) for label, m in labelled if not isinstance(m, ListMeasure)], rel)
     if connection is not None:
         with _using(connection):  # first: a second thread is told so before it touches the busy connection
             _check_connection(connection)
@@ -200,12 +216,16 @@ def _noted(result: Result, notice: str | None) -> Result:
 
 
 def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates,
-              columns, allow_disjoint, ties, empty="zero", rel=None, subtopic_qrels=None, zscores=(None, None)) -> Result:
+              columns, allow_disjoint, ties, empty="zero", rel=None, subtopic_qrels=None,
+              list_inputs=(None, None, []), zscores=(None, None)) -> Result:
     parsed = [m for m in asked if isinstance(m, Measure)]
     text = [m for m in asked if isinstance(m, TextMeasure)]
+    lists = [m for m in asked if isinstance(m, ListMeasure)]
+    train, items, list_labels = list_inputs
     report = None
     try:
-        report = load_inputs(con, qrels, run, columns.pop(""), duplicates, missing, depth, own=columns,
+        shared = columns.pop("")
+        report = load_inputs(con, qrels, run, shared, duplicates, missing, depth, own=columns,
                              subtopic_qrels=subtopic_qrels)
         apply_empty_policy(con, QRELS_TABLE, report, empty, rel)
         refuse_overflowing_gains(con, QRELS_TABLE, report.qrels_label, exponential_measures(parsed))
@@ -234,9 +254,16 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
         _warn_unjudged(con, report)
         if missing == "error":
             _refuse_missing(report)
-        install_measures(con, {m.definition.macro for m in parsed})
+        install_measures(con, {m.definition.macro for m in parsed if not isinstance(m.definition, DefinedMeasure)})
+        defined.install(con, parsed)  # the measures users define, as this connection's temporary macros
         # the report holds the runs in their final order (_report_coverage): the rows follow it
         table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), names=labels, ties=ties)).to_arrow_table()
+        if lists:
+            # the training interactions name their user and item columns as the truth does
+            ids = {name: column for name, column in (shared | columns["qrels"]).items()
+                   if column and name in ("query_id", "doc_id")}
+            table = _with_list_rows(con, table, lists, list_labels, report, missing, train, items, ids,
+                                    _asked_order(asked, labels, list_labels))
         if empty == "one":
             table = score_one(con, table)
         if zscores[1] is not None:
@@ -250,10 +277,39 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
     except duckdb.Error as error:
         if report is not None:  # a file rewritten while DuckDB read it fails in its own words: say why
             _refuse_changed_runs(report)
-        raise out_of_memory(error, con) or EvaluationError(f"evaluation failed: {first_line(error)}") from None
-    order = iter(labels)
-    return Result(table, parsed, report, text_rows=text_rows, aggregates=spread, names=labels,
-                  order=[next(order) if isinstance(m, Measure) else str(m) for m in asked])
+        raise (out_of_memory(error, con) or defined.evaluation_error(parsed, error)
+               or EvaluationError(f"evaluation failed: {first_line(error)}")) from None
+    numeric = [m for m in asked if not isinstance(m, TextMeasure)]  # the measures and list measures, as asked
+    names = _asked_order(asked, labels, list_labels)
+    order = iter(names)
+    return Result(table, numeric, report, text_rows=text_rows, aggregates=spread, names=names,
+                  order=[str(m) if isinstance(m, TextMeasure) else next(order) for m in asked])
+
+
+def _asked_order(asked: list, labels: list[str], list_labels: list[str]) -> list[str]:
+    """The names of the measures and the list measures together, in the order asked."""
+    measures, listed = iter(labels), iter(list_labels)
+    return [next(listed) if isinstance(m, ListMeasure) else next(measures) for m in asked
+            if not isinstance(m, TextMeasure)]
+
+
+def _with_list_rows(con, table, lists: list[ListMeasure], list_labels: list[str], report: Report, missing: str,
+                    train, items, columns, names: list[str]):
+    """The result's rows with the list measures' (sqlrank/lists.py) among them, in the result's order: run by
+    run, each user's rows by query_id, then the `all` rows; each row's measures in the order asked."""
+    load_list_inputs(con, train, items, columns)
+    rankings = sqlgen.call("sqlrank.rankings", sqlgen.literal(QRELS_TABLE), sqlgen.literal(JUDGED_TABLE),
+                           missing=missing)
+    make_lists(con, report.run_tables, rankings, lists)
+    con.register("sqlrank_result_rows", table)
+    try:
+        return con.sql(
+            f"SELECT run_id, query_id, measure, value FROM (SELECT * FROM sqlrank_result_rows UNION ALL "
+            f"{lists_module.list_rows_sql(lists, list_labels)})\n"
+            f"ORDER BY list_position({sqlgen.literal(list(report.runs))}, run_id), query_id = 'all', query_id, "
+            f"list_position({sqlgen.literal(names)}, measure)").to_arrow_table()
+    finally:
+        con.unregister("sqlrank_result_rows")
 
 
 def check_subtopic_qrels(qrels, subtopic_qrels, measures: list[Measure]) -> None:
@@ -410,6 +466,12 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
     values = _measure_values(measures, average=ties == "average")
     names = sqlgen.literal(names or [str(m) for m in measures])  # the measure column: the names reported
     aggregates = sqlgen.literal([m.definition.aggregate for m in measures])
+    # a weighted mean (GAUC) weighs each query: a second list beside the values; the others count each query once
+    weighted = any(m.definition.aggregate == "weighted" for m in measures)
+    weights = f",\n           {measure_weights(measures)} AS measure_weights" if weighted else ""
+    term, count = (("sqlrank.aggregate_term(value, aggregate) * weight", "sum(weight)") if weighted
+                   else ("sqlrank.aggregate_term(value, aggregate)", "count(*)"))
+    weight_column = ", unnest(measure_weights) AS weight" if weighted else ""
     given = ""
     if run_order and len(run_order) > 1:  # one run: nothing to order
         given = f"list_position({sqlgen.literal(list(run_order))}, run_id), "
@@ -417,17 +479,18 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
         "WITH\n"
         "per_query AS MATERIALIZED (\n"
         "    SELECT run_id, query_id, row_number() OVER (PARTITION BY run_id ORDER BY query_id) AS query_order,\n"
-        f"           {values} AS measure_values\n"
+        f"           {values} AS measure_values{weights}\n"
         f"    FROM {rankings}\n"
         "),\n"
         "means AS (\n"
         "    SELECT run_id, list(value ORDER BY ordinal) AS measure_values\n"
         "    FROM (\n"
         "        SELECT run_id, ordinal,\n"
-        "               sqlrank.summarize(sum(sqlrank.aggregate_term(value, aggregate) ORDER BY query_order), count(*),\n"
+        f"               sqlrank.summarize(sum({term} ORDER BY query_order), {count},\n"
         "                                 any_value(aggregate)) AS value\n"
         f"        FROM (SELECT run_id, query_order, unnest({aggregates}) AS aggregate,\n"
-        "                     unnest(measure_values) AS value, generate_subscripts(measure_values, 1) AS ordinal\n"
+        f"                     unnest(measure_values) AS value{weight_column}, "
+        "generate_subscripts(measure_values, 1) AS ordinal\n"
         "              FROM per_query)\n"
         "        GROUP BY run_id, ordinal\n"
         "    )\n"
@@ -442,6 +505,25 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
         f"    ORDER BY {given}run_id, query_order NULLS LAST\n"
         ")"
     )
+
+
+def weights_sql(measures: list[Measure], missing: str = "zero", judged: str = JUDGED_TABLE,
+                qrels: str = QRELS_TABLE) -> str:
+    """(run_id, query_id, measure, weight) of the measures with a weighted mean, from the judged table: what a
+    Spark bucket sends beside its values so that the driver can weigh them (sqlrank/spark/result.py)."""
+    weighted = [m for m in measures if m.definition.aggregate == "weighted"]
+    rankings = sqlgen.call("sqlrank.rankings", sqlgen.literal(qrels), sqlgen.literal(judged), missing=missing)
+    return (f"SELECT run_id, query_id, unnest({sqlgen.literal([str(m) for m in weighted])}) AS measure, "
+            f"unnest({measure_weights(weighted)}) AS weight FROM {rankings}")
+
+
+def measure_weights(measures: list[Measure]) -> str:
+    """One list of every measure's weight for a query's `ranking` in the `all` row: its weight macro
+    (`sqlrank.weight_gauc(ranking, NULL, 1)`) for a measure with a weighted mean, else 1."""
+    return "[" + ", ".join(
+        sqlgen.call(f"sqlrank.weight_{m.definition.macro}", "ranking", sqlgen.literal(m.k),
+                    *[sqlgen.literal(m.param(name)) for name in m.definition.params])
+        if m.definition.aggregate == "weighted" else "1.0" for m in measures) + "]"
 
 
 # Past this many measure/cutoff pairs a statement of one call each takes DuckDB longer to plan than
@@ -485,6 +567,8 @@ def _measure_call(measure: Measure, cutoff: str, average: bool = False) -> str:
     registry has one (a measure that does not read the order keeps its own macro).
     """
     arguments = [sqlgen.literal(measure.param(name)) for name in measure.definition.params]
+    if isinstance(measure.definition, defined.DefinedMeasure):
+        return sqlgen.call(defined.function_name(measure.definition), "ranking", cutoff, *arguments)
     prefix = "average" if average and measure.definition.ties_average == "average" else "measure"
     return sqlgen.call(f"sqlrank.{prefix}_{measure.definition.macro}", "ranking", cutoff, *arguments)
 
@@ -610,6 +694,7 @@ def check_options(measures: list[Measure], missing: str, score_precision: str, d
 
 def _check_tie_options(measures: list[Measure], ties: str, depth: int | None, judged_only: bool) -> None:
     """What a tie policy does not take yet, the same on every engine."""
+    defined.check_ties(measures, ties)
     if ties == "average":
         _check_average(measures, depth)
         if judged_only and depth is not None:

@@ -11,7 +11,8 @@ the macro is created, so the library is loaded in this order:
    inputs and parameters);
    then `sql/10_*.sql` .. `sql/49_*.sql`: the one ranking pass and the ranking
    struct every measure reads;
-2. `sql/measures/*.sql`: one scalar macro per measure, `sqlrank.measure_<name>`;
+2. `sql/measures/*.sql`: one scalar macro per measure, `sqlrank.measure_<name>`; `sql/lists/*.sql`: one
+   table macro per list measure (beyond accuracy), `sqlrank.list_<name>` (sqlrank/lists.py);
 3. the macros made from the registry (`registry_sql()`): the DuckDB shell's
    table macro of each measure and `sqlrank.measure_aggregate`;
 4. `sql/50_*.sql` .. `sql/99_*.sql`: what reads results (the `all` rows, ...).
@@ -28,7 +29,7 @@ from pathlib import Path
 
 import duckdb
 
-from . import shell_door, sqlgen
+from . import defined, lists, shell_door, sqlgen
 from .registry import PARAMETERS, REGISTRY
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -47,6 +48,7 @@ def sql_files() -> list[Path]:
     folder = sql_dir()
     return (sorted(p for p in folder.glob("*.sql") if p.name < "50")
             + sorted((folder / "measures").glob("*.sql"))
+            + sorted((folder / "lists").glob("*.sql"))
             + sorted(p for p in folder.glob("*.sql") if p.name >= "50"))
 
 
@@ -71,17 +73,20 @@ def sql_script(table_macros: bool = True, measure_macros: bool = True) -> str:
     parts.insert(vocabulary, part("the shell door, made from the checks' messages (sqlrank/shell_door.py)",
                                   shell_door.shell_sql()))
     parts.append(part("made from the measure registry (sqlrank/registry.py)", registry_sql(table_macros)))
+    if table_macros:
+        parts.append(part("the list measures' table macros (sqlrank/lists.py)", lists.shell_sql()))
+    parts.append(part("the measures users define (sqlrank/defined.py)", defined.library_sql()))
     parts += [part(path.name, path.read_text(encoding="utf-8")) for path in results]
     return "\n".join(parts)
 
 
 # the options every shell table macro takes after the measure's own parameters: how the run is read and ordered,
 # how the inputs' columns are named, and whether the inputs are checked (sql/20_rankings.sql)
-_RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double"), ("judged_only", False),
+RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double"), ("judged_only", False),
                 ("ties", "trec"), ("qrels_columns", None), ("run_columns", None), ("validate", True))
 
 
-def _check(name: str, measure: str) -> str:
+def parameter_check(name: str, measure: str) -> str:
     """SQL that is true when parameter `name` of a table macro is good, as registry.PARAMETERS declares it,
     and an error otherwise (shell_door.py); a constant, which DuckDB folds before reading any row."""
     parameter = PARAMETERS[name]
@@ -99,9 +104,9 @@ def _check(name: str, measure: str) -> str:
                        sqlgen.literal(parameter.minimum_exclusive), sqlgen.literal(parameter.default is None))
 
 
-def _argument(name: str) -> str:
+def parameter_argument(name: str) -> str:
     """A parameter as the measure macro reads it: a number parameter as a DOUBLE (text such as 'two' would
-    otherwise stop the binder before _check could name it)."""
+    otherwise stop the binder before parameter_check could name it)."""
     if isinstance(PARAMETERS[name].default, tuple):
         return f"CAST({name} AS DOUBLE[])"
     return name if PARAMETERS[name].choices else f"TRY_CAST({name} AS DOUBLE)"
@@ -123,15 +128,15 @@ def registry_sql(table_macros: bool = True) -> str:
     statements = []
     for definition in REGISTRY.values() if table_macros else ():
         options = ([("k", None)] if definition.cutoff else []) + [
-            (name, definition.default(name)) for name in definition.params] + list(_RUN_OPTIONS)
+            (name, definition.default(name)) for name in definition.params] + list(RUN_OPTIONS)
         signature = ", ".join(["qrels_table", "run_table"] + [f"{name} := {sqlgen.literal(value)}"
                                                              for name, value in options])
         name = f"sqlrank.{definition.macro}"
         cutoff = sqlgen.call("sqlrank.valid_cutoff", "k", sqlgen.literal(name)) if definition.cutoff else "NULL"
         value = sqlgen.call(f"sqlrank.measure_{definition.macro}", "ranking", cutoff,
-                            *(_argument(parameter) for parameter in definition.params))
+                            *(parameter_argument(parameter) for parameter in definition.params))
         checks = " AND ".join([f"(k IS NULL OR {cutoff} IS NOT NULL)"] * definition.cutoff
-                              + [_check(parameter, name) for parameter in definition.params]) or "true"
+                              + [parameter_check(parameter, name) for parameter in definition.params]) or "true"
         # a measure that tells negative labels from unjudged documents has them kept by the pass
         negative = ["negative_labels := true"] if "negative_labels" in definition.needs else []
         rankings = sqlgen.call("sqlrank.run_rankings", "qrels_table", "run_table", "depth := depth",
@@ -144,12 +149,16 @@ def registry_sql(table_macros: bool = True) -> str:
         if "subtopics" in definition.needs:  # the diversity measures: qrels_table names subtopic qrels
             statements.append(_subtopic_macro(definition, signature, value, checks))
             continue
+        # a weighted mean's weights go beside the values, for sqlrank.summary's `all` row (sql/90_summary.sql)
+        weight = "" if definition.aggregate != "weighted" else ", " + sqlgen.call(
+            f"sqlrank.weight_{definition.macro}", "ranking", cutoff,
+            *(parameter_argument(parameter) for parameter in definition.params)) + " AS weight"
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
-            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value\n    FROM {rankings}\n"
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value{weight}\n    FROM {rankings}\n"
             f"    WHERE {checks}\n"
             f"    UNION ALL BY NAME\n"
-            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {_average_value(definition, cutoff)} AS value\n"
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {_average_value(definition, cutoff)} AS value{weight}\n"
             f"    FROM {tied}\n"
             f"    WHERE {checks}\n"
             f"      AND (depth IS NULL OR {_average_depth(definition)})\n"
@@ -199,7 +208,7 @@ def _average_value(definition, cutoff: str) -> str:
         return sqlgen.call("error", sqlgen.literal(message))
     prefix = "average" if definition.ties_average == "average" else "measure"
     return sqlgen.call(f"sqlrank.{prefix}_{definition.macro}", "ranking", cutoff,
-                       *(_argument(parameter) for parameter in definition.params))
+                       *(parameter_argument(parameter) for parameter in definition.params))
 
 
 def _average_depth(definition) -> str:
@@ -208,7 +217,7 @@ def _average_depth(definition) -> str:
                "or use another ties policy")
     if not definition.ties_average_depth:
         return sqlgen.call("error", sqlgen.literal(message))
-    refused = [f"{_argument(name)} = {sqlgen.literal(value)}" for name, value in definition.ties_average_depth_unless]
+    refused = [f"{parameter_argument(name)} = {sqlgen.literal(value)}" for name, value in definition.ties_average_depth_unless]
     if not refused:
         return "true"
     return f"(NOT ({' OR '.join(refused)}) OR {sqlgen.call('error', sqlgen.literal(message))})"

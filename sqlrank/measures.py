@@ -22,8 +22,10 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from . import defined
 from .checks import messages
 from .errors import MeasureError
+from .lists import parse_list_measure
 from .registry import NAMED_SETS, PARAMETERS, RANX_SPELLINGS, REGISTRY, MeasureDef, Parameter
 
 
@@ -206,6 +208,8 @@ def _parse(text: str, defaults: dict) -> list[Measure | TextMeasure]:
         raise MeasureError("empty measure name; " + _known_names_hint())
     if spelling in NAMED_SETS:
         return [measure for name in NAMED_SETS[spelling] for measure in _parse(name, defaults)]
+    if (listed := parse_list_measure(spelling)) is not None:  # a measure of the lists themselves (lists.py)
+        return [listed]
     if spelling == "runid":
         return [TextMeasure("runid")]
     if relstring := _RELSTRING_FORM.match(spelling):
@@ -246,7 +250,7 @@ def _parse(text: str, defaults: dict) -> list[Measure | TextMeasure]:
             "e.g. nDCG@10, AP(rel=2), ndcg_cut_10"
         )
     name = match.group("name")
-    definition = _EXACT.get(name) or _NAMES.get(name.lower())
+    definition = _EXACT.get(name) or _NAMES.get(name.lower()) or defined.lookup(name)
     if definition is None:
         raise MeasureError(f"unknown measure '{name}'{_suggestion(name, spelling)}; {_known_names_hint()}")
     raw_params = {}
@@ -391,7 +395,7 @@ def parse_labelled(texts, *, rel: float | None = None, interpolation: str | None
             if label in {taken for taken, _ in seen.values()}:
                 label = str(measure)
             seen.setdefault(str(measure), (label, measure))
-    if seen and not any(isinstance(measure, Measure) for _, measure in seen.values()):
+    if seen and all(isinstance(measure, TextMeasure) for _, measure in seen.values()):
         raise MeasureError("runid and relstring are text lines printed beside measures in the trec layout; "
                            "name a measure too, e.g. -m map")
     if not seen:
@@ -499,7 +503,7 @@ def describe() -> list[dict]:
     """One row per measure, in registry order: what `sqlrank measures` prints and the README table shows.
 
     Keys: name, aliases, parameters ({name: default}), cutoff (takes @k), at (the parameter a real @x
-    sets, or None), summary ("mean", "sum" or "gm" in the `all` row), definition, macro (the DuckDB table macro).
+    sets, or None), summary ("mean", "sum", "gm" or "weighted" in the `all` row), definition, macro (the DuckDB table macro).
     """
     return [
         {

@@ -73,7 +73,9 @@ PARAMETERS: dict[str, Parameter] = {
 
 # How the `all` row summarises a measure over the evaluated queries.
 #   gm: the geometric mean of the values floored at 1e-5 (trec_eval's gm_map, gm_bpref)
-AGGREGATES = ("mean", "sum", "gm")
+#   weighted: the mean weighted by sqlrank.weight_<macro>(ranking, k, <parameters>), defined in the measure's
+#             own file (RecBole's GAUC weights each user by their positives); 0 when every weight is 0
+AGGREGATES = ("mean", "sum", "gm", "weighted")
 # what else an evaluation gives over the queries on request, for every measure (sql/91_spread.sql)
 SPREADS = ("std", "stderr", "median", "std_population")
 
@@ -305,6 +307,10 @@ REGISTRY: dict[str, MeasureDef] = {
                    cutoff=False, needs=("subtopics", "whole_ranking"), aliases=("MAP-IA", "MAP_IA")),
         MeasureDef("StRecall", "st_recall", "subtopics covered within k / subtopics", ("rel",), needs=("subtopics",),
                    aliases=("strec", "subtopic_recall")),
+        # the recommender measures beyond accuracy (docs/recommenders.md)
+        MeasureDef("GAUC", "gauc", "per user, the AUC of relevant against every other ranked item; the `all` row "
+                   "weights each user by their relevant items (RecBole's GAUC)", ("rel",), cutoff=False,
+                   aggregate="weighted", needs=("whole_ranking",), ties_average="average", ties_average_depth=False),
     )
 }
 
@@ -330,4 +336,64 @@ NAMED_SETS: dict[str, tuple[str, ...]] = {
                  "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg",
                  "ndcg_cut", "map_cut", "relative_P", "success.1,5,10", "set_P", "set_relative_P", "set_recall",
                  "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj"),
+}
+
+
+# ---------------------------------------------------------------- the list measures (beyond accuracy, docs/recommenders.md)
+# Measures of the recommended lists themselves, not of their relevance: each is read from every evaluated user's
+# top k items and an input beside the truth and the run (LIST_INPUTS), by one table macro,
+# sql/lists/<macro>.sql's sqlrank.list_<macro>(users, lists, train, catalogue, k, tail) (docs/recommenders.md).
+# A whole-run measure (coverage, Gini, personalization) has its `all` row alone.
+
+LIST_INPUTS = {
+    "train": "the training interactions (user, item), one row each: item popularity, and the catalogue without items",
+    "items": "the catalogue, one item per row (an item_id or doc_id column); without it, the training items",
+}
+
+
+@dataclass(frozen=True)
+class ListMeasureDef:
+    name: str
+    macro: str  # sql/lists/<macro>.sql defines sqlrank.list_<macro>
+    definition: str  # one line, for `sqlrank measures`
+    inputs: tuple[str, ...]  # keys of LIST_INPUTS it reads; ("train", "items"): either one (the catalogue)
+    whole_run: bool = False  # only an `all` row
+    aliases: tuple[str, ...] = ()
+    better: str = "higher"
+    params: tuple[str, ...] = ()  # keys of LIST_PARAMETERS
+    # what the rest of sqlrank reads of a measure (result layouts, plots): a list measure has a cutoff and a mean
+    cutoff: bool = True
+    aggregate: str = "mean"
+    trec_name: None = None
+    trec_family: None = None
+    at: None = None
+
+
+LIST_PARAMETERS: dict[str, Parameter] = {
+    "tail": Parameter("tail", 0.1, help="APLT's long tail: below 1 the share of the training items with the fewest "
+                                        "interactions (at least one item), from 1 on the most interactions a tail "
+                                        "item has (RecBole's tail_ratio)", minimum_exclusive=0),
+}
+
+LIST_MEASURES: dict[str, ListMeasureDef] = {
+    m.name: m
+    for m in (
+        ListMeasureDef("Novelty", "novelty", "mean -log2(item's share of the training interactions) of the top k; "
+                       "the `all` row over every recommendation (recommenders)", ("train",), aliases=("novelty",)),
+        ListMeasureDef("ARP", "arp", "mean training interactions of the top k items (RecBole's AveragePopularity)",
+                       ("train",), aliases=("AveragePopularity",), better="lower"),
+        ListMeasureDef("APLT", "aplt", "share of the top k in the long tail of the training items (RecBole's "
+                       "TailPercentage)", ("train",), aliases=("TailPercentage",), params=("tail",)),
+        ListMeasureDef("CatalogCoverage", "catalog_coverage", "distinct items in the top k lists / "
+                       "catalogue items", ("train", "items"), whole_run=True,
+                       aliases=("catalog_coverage", "ItemCoverage")),
+        ListMeasureDef("DistributionalCoverage", "distributional_coverage", "Shannon entropy (bits) of "
+                       "the items' share of the top k recommendations", (), whole_run=True,
+                       aliases=("distributional_coverage",)),
+        ListMeasureDef("Gini", "gini", "Gini index of how often each catalogue item is in the top k "
+                       "(RecBole's GiniIndex)", ("train", "items"), whole_run=True, aliases=("GiniIndex",),
+                       better="lower"),
+        ListMeasureDef("Personalization", "personalization", "1 - mean cosine similarity of two users' "
+                       "top k lists", (), whole_run=True, aliases=("personalization",)),
+    )
 }

@@ -127,7 +127,7 @@ def test_ranx_files_parquet_json_lz4(tmp_path):
     pytest.importorskip("lz4")
     pytest.importorskip("cbor2")
     pandas = pytest.importorskip("pandas")
-    from ranx.io import save_json, save_lz4
+    save_json, save_lz4 = ranx.io.save_json, ranx.io.save_lz4
 
     def save_parquet(found: dict, path: Path) -> None:
         pandas.DataFrame([(q, d, value) for q, docs in found.items() for d, value in docs.items()],

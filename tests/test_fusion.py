@@ -50,6 +50,8 @@ def test_cli_parquet_and_weights(runs, tmp_path):
     (["-m", "gmnz"], "gmnz needs gamma"),
     (["-w", "1,2,3"], "3 weights for 2 runs"),
     (["-m", "rbc", "--phi", "2"], "rbc needs phi in [0, 1]"),
+    (["-m", "bayesfuse"], "bayesfuse needs log_odds (probs in SQL), trained on qrels: "
+                          "optimize_fusion(qrels, runs, method='bayesfuse') in Python, in SQL sqlrank.fusion_bayesfuse_log_odds"),
 ])
 def test_cli_mistakes_leave_no_file(runs, tmp_path, arguments, message):
     out = tmp_path / "fused.trec"
@@ -94,3 +96,69 @@ def test_spark_refuses_fusion_by_name(runs):
 
     with pytest.raises(sqlrank.EvaluationError, match="fusion is not in the Spark door: fuse with sqlrank.fuse"):
         sqlrank_spark.fuse(list(runs), method="rrf")
+
+
+# PosFuse trained on one judged document, q1 d4: run a (d1, d2, d3) has no hit, b (d2, d4) its hit at place 2,
+# so probs = [[0, 0, 0], [0, 1]] and d4 scores 1, the others 0. SlideFuse with w = 1 over the same probs:
+# b's two places both average places 1..2, (0 + 1) / 2, so d2 = d4 = 0.5; a's documents 0.
+def test_cli_fuses_with_trained_parameters_from_a_file(runs, tmp_path):
+    (tmp_path / "qrels").write_text("q1 0 d4 1\nq1 0 d1 0\n")
+    trained, _ = sqlrank.optimize_fusion(tmp_path / "qrels", list(runs), method="posfuse")
+    assert trained == {"probs": [[0.0, 0.0, 0.0], [0.0, 1.0]]}
+    sqlrank.write_fusion_params(trained, tmp_path / "posfuse.json")
+    result = invoke("fuse", *runs, "-m", "posfuse", "-p", tmp_path / "posfuse.json", "-o", tmp_path / "posfuse.trec")
+    assert result.exit_code == 0, result.stderr
+    lines = [line.split() for line in (tmp_path / "posfuse.trec").read_text().splitlines()]
+    assert {line[2]: float(line[4]) for line in lines} == {"d4": 1.0, "d3": 0.0, "d2": 0.0, "d1": 0.0}
+    assert lines[0][2] == "d4"
+    (tmp_path / "slidefuse.json").write_text('{"probs": [[0, 0, 0], [0, 1]], "w": 1}')
+    result = invoke("fuse", *runs, "-m", "slidefuse", "-n", "none", "-p", tmp_path / "slidefuse.json",
+                    "-o", tmp_path / "slidefuse.csv")
+    assert result.exit_code == 0, result.stderr
+    import pyarrow.csv as pcsv
+    scores = {row["doc_id"]: row["score"] for row in pcsv.read_csv(tmp_path / "slidefuse.csv").to_pylist()}
+    assert scores == {"d2": 0.5, "d4": 0.5, "d3": 0.0, "d1": 0.0}
+
+
+@pytest.mark.parametrize("text, extra, message", [
+    ('{"probs": [[0.5, 0.25],\n [0.5 0.1]]}', [], "posfuse.json:2:7: not JSON (Expecting ',' delimiter)"),
+    ('[[0.5]]', [], "expected a JSON object such as"),
+    ('{"prob": [[0.5]]}', [], "unknown fusion parameter 'prob'; the parameters are k, phi"),
+    ('{"probs": [0.5, 0.25]}', [], "'probs' must be a list of lists of numbers, one list per run; found [0.5, 0.25]"),
+    ('{"probs": [[0.5], [0.4], [0.3]]}', [], "fusion probs: 3 lists for 2 runs (a, b); give one per run"),
+    ('{"probs": [[0.5], [0.4]], "weights": [1, 2]}', ["-w", "1,1"], "weights given both in"),
+])
+def test_cli_params_file_mistakes_are_named(runs, tmp_path, text, extra, message):
+    (tmp_path / "posfuse.json").write_text(text)
+    out = tmp_path / "fused.trec"
+    result = invoke("fuse", *runs, "-m", "posfuse", "-p", tmp_path / "posfuse.json", *extra, "-o", out)
+    assert result.exit_code in (1, 2) and message in " ".join(result.stderr.split()), result.stderr
+    assert "Traceback" not in result.stderr and not out.exists()
+
+
+def test_the_grid_in_one_statement_fuses_each_point_as_fuse_does(runs):
+    """sqlrank.fusion_grid (optimize_fusion's points in one statement) against sqlrank.fuse point by point, whose
+    methods tests/test_fusion_ranx.py checks against ranx; on the hand-worked runs, d2 in both, d1 d3 d4 in one."""
+    con = sqlrank.connect()
+    con.execute("CREATE TABLE runs AS SELECT * FROM (VALUES ('a', 'q1', 'd1', 3.0), ('a', 'q1', 'd2', 2.0), "
+                "('a', 'q1', 'd3', 1.0), ('b', 'q1', 'd2', 0.9), ('b', 'q1', 'd4', 0.5)) AS t(run_id, query_id, doc_id, score)")
+    grids = {"rrf": [{"k": 10}, {"k": 60}], "rbc": [{"phi": 0.3}, {"phi": 0.9}], "gmnz": [{"gamma": 0.5}],
+             "logn_isr": [{"sigma": 0.2}], "wsum": [{"weights": [0.3, 0.7]}], "wmnz": [{"weights": [0.2, 0.8]}],
+             "mixed": [{"weights": [1.0, 0.0]}, {"weights": [0.4, 0.6]}]}
+    checked = 0
+    for method, points in grids.items():
+        structs = [{"weights": p.get("weights"), **{name: p.get(name) for name in ("k", "phi", "gamma", "sigma")}}
+                   for p in points]
+        rows = con.execute("SELECT point_number, doc_id, score FROM sqlrank.fusion_grid('runs', $method, $points)",
+                           {"method": method, "points": structs}).fetchall()
+        for number, point in enumerate(points, start=1):
+            call = ", ".join(f"{name} := {value!r}" for name, value in point.items())
+            want = dict(con.sql(f"SELECT doc_id, score FROM sqlrank.fuse('runs', method := '{method}', {call})").fetchall())
+            got = {doc: score for point_number, doc, score in rows if point_number == number}
+            assert got == pytest.approx(want, abs=1e-15) and len(got) == 4, (method, point)
+            checked += 1
+    assert checked == 10
+    # RRF by hand at k = 10: d2 = 1/12 + 1/11, d1 = 1/11, d4 = 1/12, d3 = 1/13
+    point = "{'weights': NULL, 'k': 10, 'phi': NULL, 'gamma': NULL, 'sigma': NULL}"  # every field, NULL where unused
+    assert dict(con.sql(f"SELECT doc_id, score FROM sqlrank.fusion_grid('runs', 'rrf', [{point}], norm := 'none')")
+                .fetchall()) == pytest.approx({"d2": 1 / 12 + 1 / 11, "d1": 1 / 11, "d4": 1 / 12, "d3": 1 / 13})

@@ -9,6 +9,7 @@ documents it added in its set's hash order, so the positional methods are not co
 
 from __future__ import annotations
 
+import itertools
 import random
 import warnings
 from pathlib import Path
@@ -26,8 +27,8 @@ RANX_DATA = Path(__file__).parent / "data" / "ranx"
 WEIGHTS = [0.2, 0.45, 0.35]  # no two sums of weights equal: weighted condorcet has no drawn duels
 PARAMETERS = {"gmnz": {"gamma": 0.4}, "rbc": {"phi": 0.8}, "logn_isr": {"sigma": 0.1}, "rrf": {"k": 20}}
 POSITIONAL = {"isr", "log_isr", "logn_isr", "rrf", "rbc", "bordafuse", "w_bordafuse", "condorcet", "w_condorcet",
-              "posfuse", "mapfuse", "probfuse"}
-TRAINED = {"posfuse", "mapfuse", "probfuse"}  # tested below, with their training
+              "posfuse", "mapfuse", "probfuse", "segfuse", "slidefuse", "bayesfuse"}
+TRAINED = {"posfuse", "mapfuse", "probfuse", "segfuse", "slidefuse", "bayesfuse"}  # tested below, with their training
 CONDORCET = {"condorcet", "w_condorcet"}
 
 
@@ -231,3 +232,116 @@ def test_probfuse_trains_and_fuses_as_ranx(distinct, n_segments):
         assert got_run == pytest.approx(list(want_run), abs=1e-12)
     got = as_dict(sqlrank.fuse({name: arrow(run) for name, run in distinct.items()}, method="probfuse", probs=got_probs))
     assert_same(got, want, f"probfuse {n_segments}")
+
+
+# ---------------------------------------------------------------- SegFuse, SlideFuse, BayesFuse
+
+@pytest.fixture(scope="module")
+def long_runs():
+    """Three runs of 3 to 45 documents per query (SegFuse's segments end at 5, 15, 35; BayesFuse's at 5 ... 30,
+    100), distinct scores, and qrels judging 25 of the 60 documents of each query."""
+    rng = random.Random(13)
+    runs = {f"r{n}": {f"q{q}": {f"d{i}": rng.uniform(-2, 8) for i in rng.sample(range(60), rng.randint(3, 45))}
+                      for q in range(6)} for n in range(3)}
+    judged = {f"q{q}": {f"d{i}": rng.randint(0, 2) for i in rng.sample(range(60), 25)} for q in range(6)}
+    return runs, judged
+
+
+@pytest.mark.parametrize("method, trained", [("segfuse", "probs"), ("bayesfuse", "log_odds")])
+def test_segfuse_and_bayesfuse_train_and_fuse_as_ranx(long_runs, method, trained):
+    runs, judged = long_runs
+    ranx_runs = [ranx.Run(run, name=name) for name, run in runs.items()]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want_parameters = ranx.optimize_fusion(ranx.Qrels(judged), ranx_runs, norm="min-max", method=method)
+        want = ranx.fuse(ranx_runs, norm="min-max", method=method, params=want_parameters).to_dict()
+    sources = {name: arrow(run) for name, run in runs.items()}
+    parameters_, table = sqlrank.optimize_fusion(judged, sources, method=method)
+    assert [len(values) for values in parameters_[trained]] == [10 if method == "segfuse" else 1000] * 3
+    for got_run, want_run in zip(parameters_[trained], want_parameters[trained]):
+        assert got_run == pytest.approx(list(want_run), abs=1e-12)
+    assert table.num_rows == sum(len(values) for values in parameters_[trained])
+    assert_same(as_dict(sqlrank.fuse(sources, method=method, **parameters_)), want, method)
+    # ranx's own trained parameters (numpy arrays) are taken as they are
+    assert_same(as_dict(sqlrank.fuse(sources, method=method, **want_parameters)), want, f"{method}, ranx's parameters")
+
+
+def test_the_sql_door_trains_and_fuses_bayesfuse_and_slidefuse(long_runs):
+    """The DuckDB macros alone: training tables turned into the probs lists by a subquery, as docs/fusion.md shows."""
+    from ranx.fusion import slidefuse_train
+    from ranx.normalization import norm_switch
+
+    runs, judged = long_runs
+    ranx_runs = [ranx.Run(run, name=name) for name, run in runs.items()]
+    con = sqlrank.connect()
+    con.execute("CREATE TABLE runs AS SELECT * FROM (VALUES " + ", ".join(
+        f"('{name}', '{query}', '{doc}', {score!r})" for name, run in runs.items()
+        for query, docs in run.items() for doc, score in docs.items()) + ") AS t(run_id, query_id, doc_id, score)")
+    con.execute("CREATE TABLE qrels AS SELECT * FROM (VALUES " + ", ".join(
+        f"('{query}', '{doc}', {label})" for query, docs in judged.items() for doc, label in docs.items())
+        + ") AS t(query_id, doc_id, relevance)")
+    # trained once into a variable (a subquery given as probs := would be run wherever the macro reads probs)
+    lists = ("SET VARIABLE trained = (SELECT list(trained ORDER BY run_number) FROM (SELECT run_number, "
+             "list({value} ORDER BY {index}) AS trained FROM sqlrank.{macro}('qrels', 'runs') GROUP BY run_number))")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        log_odds = ranx.optimize_fusion(ranx.Qrels(judged), ranx_runs, method="bayesfuse")
+        want = ranx.fuse(ranx_runs, method="bayesfuse", params=log_odds).to_dict()
+        probs = slidefuse_train(ranx.Qrels(judged), [norm_switch("min-max")(run) for run in ranx_runs])
+    con.execute(lists.format(value="log_odds", index="position", macro="fusion_bayesfuse_log_odds"))
+    got = con.sql("SELECT * FROM sqlrank.fuse('runs', method := 'bayesfuse', probs := getvariable('trained'))").to_arrow_table()
+    assert_same(as_dict(got), want, "bayesfuse in SQL")
+    con.execute(lists.format(value="probability", index="position", macro="fusion_position_probabilities"))
+    for w in (2, 60):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = ranx.fuse(ranx_runs, method="slidefuse", params={"probs": probs, "w": w}).to_dict()
+        got = con.sql(f"SELECT * FROM sqlrank.fuse('runs', method := 'slidefuse', w := {w}, "
+                      "probs := getvariable('trained'))").to_arrow_table()
+        assert_same(as_dict(got), want, f"slidefuse w={w} in SQL")
+
+
+def test_slidefuse_chooses_ranx_window_over_its_grid():
+    """optimize_fusion's 100 windows against ranx's report. A query's relevant documents are those retrieved by one
+    set of runs, the unjudged ones by other sets: the fused scores that tie (every w past a list's length ties
+    the documents of the same runs) are then those of documents with the same label, whose order AP does not see."""
+    rng = random.Random(17)
+    run_sets = [subset for size in (1, 2, 3) for subset in itertools.combinations(range(3), size)]
+    runs = {f"r{n}": {} for n in range(3)}
+    judged = {}
+    for query in (f"q{q}" for q in range(8)):
+        relevant_runs = rng.choice(run_sets[:6])
+        placed = [(f"d{i}", relevant_runs if rng.random() < 0.3 else rng.choice([s for s in run_sets if s != relevant_runs]))
+                  for i in range(30)]
+        for number, run in enumerate(runs.values()):
+            run[query] = {doc: rng.uniform(0, 10) for doc, subset in placed if number in subset}
+        judged[query] = {doc: 1 for doc, subset in placed if subset == relevant_runs}
+    ranx_runs = [ranx.Run(run, name=name) for name, run in runs.items()]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want, report = ranx.optimize_fusion(ranx.Qrels(judged), ranx_runs, norm="min-max", method="slidefuse",
+                                            metric="map", return_optimization_report=True, show_progress=False)
+    best, points = sqlrank.optimize_fusion(judged, {name: arrow(run) for name, run in runs.items()}, "AP",
+                                           method="slidefuse")
+    assert points.num_rows == len(report.results) == 100 and best["w"] == want["w"]
+    # the windows whose fused run ties a relevant document with an unjudged one (small w: equal window sums)
+    # are ordered by ranx's argsort and by sqlrank's doc ids apart: compared everywhere else
+    con = sqlrank.connect()
+    con.register("runs", pa.table({"run_id": [n for n, run in runs.items() for docs in run.values() for _ in docs],
+                                   "query_id": [q for run in runs.values() for q, docs in run.items() for _ in docs],
+                                   "doc_id": [d for run in runs.values() for docs in run.values() for d in docs],
+                                   "score": [s for run in runs.values() for docs in run.values() for s in docs.values()]}))
+    con.register("relevant", pa.table({"query_id": [q for q, docs in judged.items() for _ in docs],
+                                       "doc_id": [d for docs in judged.values() for d in docs]}))
+    tied = {w for (w,) in con.execute(
+        "SELECT DISTINCT w FROM sqlrank.fusion_slidefuse_windows('runs', $probs, range(1, 101)) AS fused "
+        "LEFT JOIN (SELECT *, true AS judged FROM relevant) USING (query_id, doc_id) "
+        "GROUP BY w, query_id, score HAVING count(DISTINCT coalesce(judged, false)) > 1",
+        {"probs": best["probs"]}).fetchall()}
+    assert len(tied) < 10
+    untied = [w for w in range(1, 101) if w not in tied]
+    values = points.column("value").to_pylist()
+    assert [values[w - 1] for w in untied] == pytest.approx([report.results[w - 1] for w in untied], abs=1e-9)
+    assert len({round(values[w - 1], 9) for w in untied}) > 10
+    for got_run, want_run in zip(best["probs"], want["probs"]):
+        assert got_run == pytest.approx(list(want_run), abs=1e-12)

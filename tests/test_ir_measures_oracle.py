@@ -11,7 +11,6 @@ the tie rule itself is tested against trec_eval elsewhere.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 
 import ir_measures

@@ -47,8 +47,11 @@ def test_every_measure_file_defines_only_its_own_macro_and_teaches(con):
         text = path.read_text(encoding="utf-8")
         # and its expectation under ties='average' where the registry says it has one (docs/tie-policies.md)
         averaged = any(d.macro == path.stem and d.ties_average == "average" for d in REGISTRY.values())
+        # and the weight of each query in the `all` row where the registry says it is a weighted mean (GAUC)
+        weighted = any(d.macro == path.stem and d.aggregate == "weighted" for d in REGISTRY.values())
         assert re.findall(r"CREATE OR REPLACE MACRO (\S+)\(", text) == [f"sqlrank.measure_{path.stem}"] + (
-            [f"sqlrank.average_{path.stem}"] if averaged else []), path.name
+            [f"sqlrank.average_{path.stem}"] if averaged else []) + (
+            [f"sqlrank.weight_{path.stem}"] if weighted else []), path.name
         assert text.startswith(f"-- sqlrank.measure_{path.stem}(ranking, k"), path.name  # the signature first
         assert "-- Example" in text, path.name  # a worked example with its arithmetic
         # measure macros call only the shared parts: macros are bound when created, in no set order

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pytest
 
 import sqlrank
-from sqlrank import EvaluationError, InputError
+from sqlrank import EvaluationError
 from sqlrank import spark as sqlrank_spark
 from sqlrank.spark import result as spark_result, runtime
 

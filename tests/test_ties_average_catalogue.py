@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sqlrank
-from sqlrank.errors import MeasureError
 from test_ties import assert_close, brute_force_mean, small_cases, values
 
 # the measures this file adds, with cutoffs that cut tie groups and parameters off their defaults: the

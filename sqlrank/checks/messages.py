@@ -66,6 +66,14 @@ BAD_CUTOFF = "{measure}: the cutoff must be a whole number >= 1, got '{value}'"
 CUTOFF_TOO_LARGE = "{measure}: the cutoff must be at most {maximum}, got '{value}'"
 BAD_DEPTH = "depth must be a whole number >= 1, got {value}"
 
+# ---------------------------------------------------------------- measures users define (defined.py, sqlrank.defined_*)
+DEFINED_NOT_A_NUMBER = ("{measure}: its expression gave {found} for a ranking of {retrieved} retrieved documents; a "
+                        "measure gives a finite number for every query: write a quotient as coalesce(x / NULLIF(y, 0), 0)")
+# {policy}: how the door spells the option
+DEFINED_AVERAGE = ("{policy} is not defined for {measure}, a measure defined in SQL: its expression gives the value "
+                   "of one order, not the expectation over the orderings of tie groups; use another ties policy "
+                   "(trec, docid_asc, optimistic, pessimistic, input)")
+
 
 def render(template: str, **fields) -> str:
     """The message of `template` with its fields filled in (the Python door)."""

@@ -29,6 +29,8 @@ def evaluation(values: dict) -> tuple[dict, tuple]:
     connection's settings: threads, memory limit, temp directory)."""
     options = dict(values)
     settings = tuple(options.pop(name) for name in ("threads", "memory_limit", "temp_directory"))
+    for path in options.pop("define") or ():  # defined before -m is read, so that -m can name them
+        sqlrank.define_file(path)
     options["missing"] = missing_policy(options.pop("missing"), options.pop("complete")).value
     for name in ("empty", "duplicates", "score_precision", "ties", "names", "qrels_format", "run_format",
                  "interpolation"):

@@ -42,6 +42,13 @@ def eval_command(
     spark_buckets: Annotated[Optional[int], typer.Option(
         "--spark-buckets", metavar="N", min=1, max=sqlrank.limits.MAX_BUCKETS, show_default=False,
         help="groups of queries for --engine spark, each held in one worker's memory [default: from the run's size]")] = None,
+    train: Annotated[Optional[str], typer.Option(
+        "--train", metavar="FILE", show_default=False,
+        help="the training interactions (user, item), for the list measures of popularity (Novelty, ARP, APLT) "
+             "and their catalogue (docs/recommenders.md)")] = None,
+    items: Annotated[Optional[str], typer.Option(
+        "--items", metavar="FILE", show_default=False,
+        help="the catalogue, an item_id column, for CatalogCoverage and Gini [default: the --train items]")] = None,
     zscores: Annotated[Optional[Path], typer.Option(
         "-Z", "--Zscore", metavar="ZMEAN_FILE", show_default=False,
         help="print z-scores, (value - mean) / stddev, with each query's and measure's mean and deviation read from "
@@ -78,6 +85,10 @@ def eval_command(
                 if options.pop("subtopic_qrels") or options.pop("subtopic_col"):  # DuckDB only (spark/checks.py)
                     raise typer.BadParameter("the diversity measures are not computed on Spark yet; use --engine "
                                              "duckdb", param_hint="--subtopic-qrels")
+                for name, given in (("--train", train), ("--items", items)):
+                    if given is not None:  # read only by the list measures, which Spark does not compute yet
+                        raise typer.BadParameter("the list measures are not available with --engine spark; use "
+                                                 "--engine duckdb", param_hint=name)
                 if options.pop("empty") != "zero":  # the Spark engine has no such policy yet: refused rather than ignored
                     raise typer.BadParameter("--empty one|skip|error is not available with --engine spark; use "
                                              "--engine duckdb", param_hint="--empty")
@@ -86,8 +97,9 @@ def eval_command(
                                         threads=settings[0] or 1, memory_limit=settings[1],
                                         temp_directory=settings[2], **options).to_result()
             else:
-                result = sqlrank.evaluate(**arguments.judgments(qrels, options), run=named_runs, measures=arguments.measure_list(measure),
-                                          connection=con, zscores=zscores, **options)
+                result = sqlrank.evaluate(**arguments.judgments(qrels, options), run=named_runs,
+                                          measures=arguments.measure_list(measure), connection=con, train=train,
+                                          items=items, zscores=zscores, **options)
         terminal.show_notices(result)
         if no_summary:
             result = result.without_summary()

@@ -32,10 +32,15 @@ def fuse_command(
                                        help="the normalization of each run's scores per query")] = Norm["min-max"],
     weights: Annotated[Optional[str], typer.Option(
         "-w", "--weights", metavar="W1,W2,...", help="one weight per run, for the weighted methods [default: all 1]")] = None,
-    k: Annotated[float, typer.Option("--k", help="rrf's k")] = 60,
+    k: Annotated[Optional[float], typer.Option("--k", help="rrf's k  [default: 60]")] = None,
     phi: Annotated[Optional[float], typer.Option("--phi", help="rbc's phi, in [0, 1]")] = None,
     gamma: Annotated[Optional[float], typer.Option("--gamma", help="gmnz's gamma")] = None,
-    sigma: Annotated[float, typer.Option("--sigma", help="logn_isr's sigma, in [0, 1]")] = 0.01,
+    sigma: Annotated[Optional[float], typer.Option("--sigma", help="logn_isr's sigma, in [0, 1]  [default: 0.01]")] = None,
+    params: Annotated[Optional[Path], typer.Option(
+        "-p", "--params", metavar="FILE.json", dir_okay=False,
+        help="parameters trained or tuned on qrels, as sqlrank.write_fusion_params writes them: e.g. "
+             "posfuse's, probfuse's, segfuse's probs, bayesfuse's log_odds, slidefuse's probs and w, "
+             "mapfuse's map_scores, tuned weights (docs/fusion.md#trained-parameters)")] = None,
     top_k: Annotated[Optional[int], typer.Option("--top-k", min=1, help="keep each input's best N per query first")] = None,
     depth: Annotated[Optional[int], typer.Option("--depth", min=1, help="keep the fused run's best N per query")] = None,
     fmt: Annotated[Optional[RunFormat], typer.Option("-f", "--format", case_sensitive=False, show_default=False,
@@ -50,16 +55,25 @@ def fuse_command(
     \b
       sqlrank fuse bm25.trec dense.trec -m rrf -n none -o hybrid.trec
       sqlrank eval qrels.txt bm25.trec dense.trec hybrid.trec -m nDCG@10
+      sqlrank fuse bm25.trec dense.trec -m posfuse -p posfuse.json -o hybrid.trec
     """
     with failures.user_errors():
         named = dict(_named(run, number) for number, run in enumerate(runs))
         if len(named) < len(runs):
             raise typer.BadParameter("two runs have the same name; name them NAME=PATH", param_hint="RUN")
-        weight_list = _weights(weights)
+        given = {name: value for name, value in (("weights", _weights(weights)), ("k", k), ("phi", phi),
+                                                 ("gamma", gamma), ("sigma", sigma)) if value is not None}
+        if params is not None:
+            from_file = sqlrank.read_fusion_params(params)
+            twice = sorted(set(given) & set(from_file))
+            if twice:
+                raise typer.BadParameter(f"{', '.join(twice)} given both in {params} and as an option; give each once",
+                                         param_hint="-p/--params")
+            given.update(from_file)
         target = sqlrank.export.check_target(output, tuple(named.values()))
         with terminal.status("fusing"):
-            fused = sqlrank.fuse(named, method=method.value, norm=norm.value, weights=weight_list, k=k, phi=phi,
-                                 gamma=gamma, sigma=sigma, top_k=top_k, depth=depth, duplicates=duplicates.value)
+            fused = sqlrank.fuse(named, method=method.value, norm=norm.value, top_k=top_k, depth=depth,
+                                 duplicates=duplicates.value, **given)
             sqlrank.write_run(fused, target, fmt.value if fmt else sqlrank.run_format_for(output), tag)
 
 

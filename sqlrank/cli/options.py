@@ -136,6 +136,10 @@ EVALUATION_OPTIONS: dict[str, tuple] = {
     "subtopic_col": (Annotated[Optional[str], typer.Option(
         "--subtopic-col", metavar="NAME", help="subtopic qrels column of the subtopics [default: subtopic_id, "
                                                "subtopic, iteration, ...]")], None),
+    "define": (Annotated[Optional[list[Path]], typer.Option(
+        "--define", metavar="FILE", show_default=False, dir_okay=False,
+        help="measures you define in SQL, from a TOML file (repeatable), then asked for with -m like any other "
+             "(docs/custom-measures.md)")], None),
     "threads": (ThreadsOption, None),
     "memory_limit": (MemoryOption, None),
     "temp_directory": (TempOption, None),

@@ -52,6 +52,7 @@ def _evaluate_bucket(run, qrels, options: dict):
 
     import sqlrank
 
+    sqlrank.defined.redefine(options["defined"])  # the driver's definitions: this worker's process has none
     placeholder = _free_id(PLACEHOLDER, run, qrels)
     qrels = _in_input_order(qrels).drop_columns([BUCKET])
     label_cut = 0
@@ -78,13 +79,13 @@ def _evaluate_bucket(run, qrels, options: dict):
         except SqlrankError as error:
             raise _BucketError(error, _culprit(qrels, runs, placeholder, options["measures"], settings)) from None
         coverage = _coverage(con, result.report, placeholder, options["judged_only"])
+        weights = _weights(con, result, options["missing"])
     values = result.to_arrow()
     # the bucket's own `all` rows are left out: Spark aggregates over every bucket
     values = values.filter(pc.invert(pc.is_in(values["query_id"], pa.array([placeholder, "all"]))))
+    weights = weights.filter(pc.not_equal(weights["query_id"], placeholder))
     if options["labels"]:  # names='asked': the measure column as the user wrote each measure
-        measure = pc.take(pa.array(options["labels"], pa.string()),
-                          pc.index_in(values["measure"], value_set=pa.array(options["measures"], pa.string())))
-        values = values.set_column(values.schema.get_field_index("measure"), "measure", measure)
+        values, weights = (_asked_names(table, options) for table in (values, weights))
     report = result.report
     examples = {}  # qrels query and document ids, for a disjoint or unjudged run's message, only when needed
     if any(not seen["shared"] or not seen["matched"] for seen in coverage.values()):
@@ -105,8 +106,34 @@ def _evaluate_bucket(run, qrels, options: dict):
                            "query_id": values["query_id"], "measure": values["measure"],
                            "value": values["value"].cast(pa.float64()),
                            "detail": pa.nulls(count, pa.string())}, schema=_arrow_schema())
+    weight_rows = pa.table({"kind": pa.array(["weight"] * weights.num_rows, pa.string()),
+                            "run_id": weights["run_id"], "query_id": weights["query_id"],
+                            "measure": weights["measure"], "value": weights["weight"].cast(pa.float64()),
+                            "detail": pa.nulls(weights.num_rows, pa.string())}, schema=_arrow_schema())
     note_rows = pa.table(list(zip(*notes)), schema=_arrow_schema())
-    return pa.concat_tables([value_rows, note_rows])
+    return pa.concat_tables([value_rows, weight_rows, note_rows])
+
+
+def _weights(con, result, missing: str):
+    """(run_id, query_id, measure, weight) of the measures with a weighted mean (GAUC), from the bucket's
+    judged table: the driver weighs the values by them (result.py); no row when none was asked."""
+    import pyarrow as pa
+
+    weighted = [m for m in result.parsed_measures if m.definition.aggregate == "weighted"]
+    if not weighted:
+        return pa.table({"run_id": pa.array([], pa.string()), "query_id": pa.array([], pa.string()),
+                         "measure": pa.array([], pa.string()), "weight": pa.array([], pa.float64())})
+    return con.sql(engine.weights_sql(weighted, missing)).to_arrow_table()
+
+
+def _asked_names(table, options: dict):
+    """The measure column as the user wrote each measure (names='asked'), from the canonical names."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    measure = pc.take(pa.array(options["labels"], pa.string()),
+                      pc.index_in(table["measure"], value_set=pa.array(options["measures"], pa.string())))
+    return table.set_column(table.schema.get_field_index("measure"), "measure", measure)
 
 
 def _coverage(con, report: Report, placeholder: str, judged_only: bool) -> dict[str, dict]:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import warnings
 
 from .. import engine
-from ..errors import EvaluationError
+from ..defined import defined_keywords
+from ..errors import EvaluationError, MeasureError
+from ..lists import ListMeasure
 from ..limits import MAX_THREADS, whole_number
 from ..measures import parse_labelled
 from .buckets import BUCKET, OUTPUT_FIELDS, bucket_evaluator
@@ -35,6 +37,15 @@ def default_buckets(spark, run_frame) -> int:
     if size is None or size >= 2**62:  # Spark's "unknown" is Long.MaxValue
         return max(cores, int(spark.conf.get("spark.sql.shuffle.partitions")))
     return max(cores, -(-size // BUCKET_BYTES))
+
+
+def refuse_list_measures(measures) -> None:
+    """The list measures (beyond accuracy, sqlrank/lists.py) read each user's whole list and a training table,
+    which the buckets of queries do not hold: refused by name until Spark computes them."""
+    listed = [str(measure) for measure in measures if isinstance(measure, ListMeasure)]
+    if listed:
+        raise MeasureError(f"{', '.join(listed)}: the list measures (beyond accuracy) are not computed on Spark yet; "
+                           "evaluate them with sqlrank.evaluate (CLI: --engine duckdb)")
 
 
 def _check_arguments(qrels, run, spark, threads) -> None:
@@ -76,6 +87,7 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     _check_arguments(qrels, run, spark, threads)
     engine._check_choice("names", names, engine.NAMES)
     labelled = parse_labelled(measures, rel=rel, interpolation=interpolation)
+    refuse_list_measures([measure for _, measure in labelled])
     parsed = [measure for _, measure in labelled]
     labels = [label if names == "asked" else str(measure) for label, measure in labelled]
     aggregates = check_options(missing, duplicates, depth, score_precision, buckets, ties, judged_only, aggregates,
@@ -107,7 +119,9 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
                "run_names": run_names, "rel": rel, "missing": "skip" if missing == "error" else missing,
                "duplicates": duplicates, "depth": depth, "score_precision": score_precision, "ties": ties,
                "judged_only": judged_only, "threads": threads, "memory_limit": memory_limit,
-               "temp_directory": temp_directory}
+               "temp_directory": temp_directory,
+               # the measures defined in this process, defined again in each worker's (buckets.py)
+               "defined": defined_keywords(parsed)}
     schema = ", ".join(f"{name} {kind}" for name, kind in OUTPUT_FIELDS)
     with warnings.catch_warnings():
         # pyspark 4 warns about pandas 3 on every Arrow function; this one hands Arrow tables, never pandas

@@ -15,7 +15,7 @@ from .refusals import bucket_error, explain_refusal
 def collect_notes(evaluated, buckets: int) -> list[dict]:
     """The buckets' report and error rows; a worker that died for want of memory said as sqlrank says it."""
     try:
-        return [row.asDict() for row in evaluated.filter(evaluated["kind"] != "value").collect()]
+        return [row.asDict() for row in evaluated.filter(~evaluated["kind"].isin("value", "weight")).collect()]
     except Exception as error:  # Py4JJavaError or PySparkException: a task failed in Spark itself
         text = str(error)
         if not any(sign in text for sign in ("OutOfMemory", "Python worker exited unexpectedly", "MemoryError")):

@@ -12,7 +12,7 @@ GMEAN_FLOOR = 1e-5  # trec_eval's gm_map: exp(mean(log(max(v, 1e-5))))
 
 
 def aggregate_of(measure: Measure) -> str:
-    """How a measure's `all` row is made from its per-query values: 'mean', 'sum' or 'gm' (geometric).
+    """How a measure's `all` row is made from its per-query values: 'mean', 'sum', 'gm' (geometric) or 'weighted'.
 
     The one place that reads it from the registry.
     """
@@ -46,14 +46,23 @@ class SparkResult:
         per_query = self.per_query_dataframe
         chosen = functions.create_map(*[functions.lit(text) for pair in self._aggregates.items() for text in pair])
         value = functions.col("value")
-        totals = per_query.groupBy("run_id", "measure").agg(
+        # the weights the buckets sent for a weighted mean (GAUC); a measure without them weighs each query 1
+        weights = (self._evaluated.filter(self._evaluated["kind"] == "weight")
+                   .select("run_id", "query_id", "measure", functions.col("value").alias("weight")))
+        weight = functions.coalesce(functions.col("weight"), functions.lit(1.0))
+        totals = per_query.join(weights, ["run_id", "query_id", "measure"], "left").groupBy("run_id", "measure").agg(
             functions.sum(value).alias("total"), functions.count(value).alias("queries"),
-            functions.avg(functions.log(functions.greatest(value, functions.lit(GMEAN_FLOOR)))).alias("mean_log"))
+            functions.avg(functions.log(functions.greatest(value, functions.lit(GMEAN_FLOOR)))).alias("mean_log"),
+            functions.sum(value * weight).alias("weighted_total"), functions.sum(weight).alias("weight_total"))
         rule = chosen[functions.col("measure")]
         summary = totals.select(
             "run_id", functions.lit("all").alias("query_id"), "measure",
             functions.when(rule == "sum", functions.col("total"))
             .when(rule == "gm", functions.exp(functions.col("mean_log")))
+            .when(rule == "weighted", functions.coalesce(
+                functions.col("weighted_total") / functions.when(functions.col("weight_total") != 0,
+                                                                  functions.col("weight_total")),
+                functions.lit(0.0)))
             .otherwise(functions.col("total") / functions.col("queries")).alias("value"))
         return per_query.unionByName(summary)
 

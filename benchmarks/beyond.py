@@ -1,0 +1,113 @@
+"""Beyond accuracy: sqlrank's list measures against recommenders' python_evaluation on the same data.
+
+    python benchmarks/beyond.py --data DIR make                         # the data, once (Parquet files in DIR)
+    python benchmarks/beyond.py --data DIR sqlrank                      # sqlrank's timings
+    OTHER_PYTHON benchmarks/beyond.py --data DIR recommenders           # recommenders' (pandas < 3, which it needs)
+
+The data: 10,000 users × 100 recommendations (1M rows, scores falling down each list), drawn from 100,000
+items with a popularity skew; 1M training interactions drawn the same way; a truth of one item per user.
+Times (wall and CPU of this process, median of --repeat, after one untimed warm-up call): sqlrank.evaluate of the three measures
+recommenders has (Novelty, CatalogCoverage, DistributionalCoverage) and of all seven list measures, reading
+the Parquet files (the reading is timed); recommenders' novelty, catalog_coverage and distributional_coverage on
+pandas DataFrames read beforehand (untimed). recommenders has no ARP, APLT, Gini or personalization. Each side
+prints its values, which must agree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+USERS, LENGTH, ITEMS, INTERACTIONS = 10_000, 100, 100_000, 1_000_000
+SHARED = ["Novelty", "CatalogCoverage", "DistributionalCoverage"]
+ALL = SHARED + ["ARP", "APLT", "Gini", "Personalization"]
+
+
+def make(folder: Path, seed: int = 0) -> None:
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(seed)
+    weights = 1 / np.arange(1, ITEMS + 1) ** 0.8  # a long tail of popularity
+    weights /= weights.sum()
+    # each user's 100 distinct items: drawn with the skew, more than needed, the first 100 distinct kept
+    lists = []
+    for _ in range(USERS):
+        drawn = rng.choice(ITEMS, 3 * LENGTH, p=weights)
+        lists.append(drawn[np.sort(np.unique(drawn, return_index=True)[1])][:LENGTH])
+    users = np.repeat(np.arange(USERS), LENGTH)
+    items = np.concatenate(lists)
+    scores = np.tile(np.arange(LENGTH, 0, -1), USERS).astype(float)
+    pq.write_table(pa.table({"user_id": users, "item_id": items, "score": scores}), folder / "recs.parquet")
+    # other users than the recommendations' (recommenders refuses a recommendation already in the training data)
+    pq.write_table(pa.table({"user_id": rng.integers(USERS, USERS + 50_000, INTERACTIONS),
+                             "item_id": rng.choice(ITEMS, INTERACTIONS, p=weights)}), folder / "train.parquet")
+    pq.write_table(pa.table({"user_id": np.arange(USERS), "item_id": np.array([chosen[0] for chosen in lists])}),
+                   folder / "truth.parquet")
+    pq.write_table(pa.table({"item_id": np.arange(ITEMS)}), folder / "items.parquet")
+
+
+def timed(call, repeat: int) -> tuple[dict, object]:
+    """The median wall and CPU seconds (this process's, every thread) of `repeat` calls after a warm-up call."""
+    value = call()
+    walls, cpus = [], []
+    for _ in range(repeat):
+        start, cpu = time.perf_counter(), time.process_time()
+        value = call()
+        walls.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - cpu)
+    return {"wall": statistics.median(walls), "cpu": statistics.median(cpus)}, value
+
+
+def run_sqlrank(folder: Path, repeat: int) -> dict:
+    import sqlrank
+
+    def evaluate(measures):
+        return sqlrank.evaluate(str(folder / "truth.parquet"), str(folder / "recs.parquet"), measures,
+                                train=str(folder / "train.parquet"), items=str(folder / "items.parquet")).summary
+
+    shared_time, shared = timed(lambda: evaluate(SHARED), repeat)
+    all_time, values = timed(lambda: evaluate(ALL), repeat)
+    return {"contender": "sqlrank", "shared_seconds": shared_time, "all_seconds": all_time, "values": values,
+            "shared_values": shared}
+
+
+def run_recommenders(folder: Path, repeat: int) -> dict:
+    import pandas as pd
+    from recommenders.evaluation.python_evaluation import catalog_coverage, distributional_coverage, novelty
+
+    train = pd.read_parquet(folder / "train.parquet")
+    reco = pd.read_parquet(folder / "recs.parquet")
+    # its catalogue is the training items: sqlrank's above is the items table, so give it that
+    catalogue = pd.DataFrame({"user_id": -1, "item_id": pd.read_parquet(folder / "items.parquet")["item_id"]})
+    columns = {"col_user": "user_id", "col_item": "item_id"}
+
+    def evaluate():
+        return {"Novelty": novelty(train, reco, **columns),
+                "CatalogCoverage": catalog_coverage(catalogue, reco, **columns),
+                "DistributionalCoverage": distributional_coverage(train, reco, **columns)}
+
+    seconds, values = timed(evaluate, repeat)
+    return {"contender": "recommenders", "shared_seconds": seconds, "values": values}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("what", choices=("make", "sqlrank", "recommenders"))
+    arguments = parser.parse_args()
+    arguments.data.mkdir(parents=True, exist_ok=True)
+    if arguments.what == "make":
+        make(arguments.data)
+        return
+    found = (run_sqlrank if arguments.what == "sqlrank" else run_recommenders)(arguments.data, arguments.repeat)
+    print(json.dumps(found, default=float, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,197 @@
+"""The list measures (beyond accuracy): their names parsed, their inputs read, their rows computed.
+
+A list measure (registry.LIST_MEASURES) reads each evaluated user's top k items, not their relevance, and an
+input beside the truth and the run: the training interactions (`train`) or the catalogue (`items`). Each is one
+table macro, sql/lists/<macro>.sql's sqlrank.list_<macro>, over four canonical tables this module makes in the
+evaluation's connection (sql/45_lists.sql says what they hold). Its rows join the other measures' in the result:
+per user and in the `all` row, or in the `all` row alone for a measure of the whole run.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+from . import sqlgen
+from .errors import InputError, MeasureError
+from .registry import LIST_INPUTS, LIST_MEASURES, LIST_PARAMETERS, ListMeasureDef
+
+USERS_TABLE, LISTS_TABLE = "sqlrank_list_users", "sqlrank_lists"
+TRAIN_TABLE, CATALOGUE_TABLE = "sqlrank_train", "sqlrank_catalogue"
+# the catalogue's item column, by the names recommender data give it
+ITEM_COLUMNS = ("item_id", "doc_id", "item", "itemid", "ItemId", "movie_id", "product_id", "docno")
+
+_FORM = re.compile(r"^(?P<name>[A-Za-z_]+)(?:\((?P<params>[^)]*)\))?(?:@(?P<k>[^@]*))?$")
+_NAMES = {spelling.lower(): m for m in LIST_MEASURES.values() for spelling in (m.name, *m.aliases)}
+
+
+@dataclass(frozen=True)
+class ListMeasure:
+    definition: ListMeasureDef
+    k: int | None = None
+    params: tuple[tuple[str, object], ...] = ()
+
+    def param(self, name: str):
+        return dict(self.params).get(name, LIST_PARAMETERS[name].default)
+
+    def __str__(self) -> str:
+        shown = ",".join(f"{name}={value}" for name, value in self.params)
+        return self.definition.name + (f"({shown})" if shown else "") + (f"@{self.k}" if self.k is not None else "")
+
+
+def parse_list_measure(spelling: str) -> ListMeasure | None:
+    """`Novelty@10`, `APLT(tail=0.2)@20`: a list measure, or None when the name is not one."""
+    from .measures import MAX_CUTOFF, parse_parameter
+
+    match = _FORM.match(spelling.strip())
+    if not match or match.group("name").lower() not in _NAMES:
+        return None
+    definition = _NAMES[match.group("name").lower()]
+    k = None
+    if match.group("k") is not None:
+        if not re.fullmatch(r"[0-9]+", match.group("k").strip()) or not 1 <= int(match.group("k")) <= MAX_CUTOFF:
+            raise MeasureError(f"{spelling}: the cutoff k must be a whole number >= 1, got '{match.group('k')}'")
+        k = int(match.group("k"))
+    params = {}
+    for item in (match.group("params") or "").split(",") if match.group("params") else []:
+        key, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or key not in definition.params:
+            allowed = ", ".join(definition.params) or "none"
+            raise MeasureError(f"{spelling}: unknown parameter '{key}' of {definition.name} (its parameters: {allowed})")
+        params[key] = parse_parameter(LIST_PARAMETERS[key], value, spelling)
+    shown = tuple((name, value) for name, value in params.items() if value != LIST_PARAMETERS[name].default)
+    return ListMeasure(definition, k, shown)
+
+
+def check_list_inputs(measures: list[ListMeasure], train, items) -> None:
+    """A list measure without the input it reads: refused by name, with the keyword (CLI option) to give."""
+    for measure in measures:
+        needed = measure.definition.inputs
+        if needed and all({"train": train, "items": items}[name] is None for name in needed):
+            options = " or ".join(f"{name}= (CLI: --{name})" for name in needed)
+            raise MeasureError(f"{measure} reads {' or '.join(LIST_INPUTS[name].split(':')[0] for name in needed)}; "
+                               f"give {options}")
+
+
+def load_list_inputs(con, train, items, columns: dict) -> None:
+    """The training interactions and the catalogue as sqlrank_train (query_id, doc_id) and sqlrank_catalogue
+    (doc_id), empty when not given (a measure that reads them was refused before). The training rows are read as
+    truth without labels is, by the same readers (a user and an item column, any other column refused)."""
+    from . import readers
+
+    if train is not None:
+        try:  # the readers name the input they read as the qrels: say which one it is
+            loaded = readers.load(con, train, "sqlrank_train_source", "qrels", columns)
+        except InputError as error:
+            raise InputError(f"train (the training interactions, read as truth without labels is): {error}") from None
+        con.execute(sqlgen.create_temp_table(TRAIN_TABLE, f"SELECT CAST(query_id AS VARCHAR) AS query_id, "
+                                             f"CAST(doc_id AS VARCHAR) AS doc_id FROM {sqlgen.identifier(loaded.table)}"))
+    else:
+        con.execute(sqlgen.create_temp_table(TRAIN_TABLE, "SELECT CAST(NULL AS VARCHAR) AS query_id, "
+                                             "CAST(NULL AS VARCHAR) AS doc_id WHERE false"))
+    if items is not None:
+        con.execute(sqlgen.create_temp_table(CATALOGUE_TABLE, _catalogue_sql(con, items)))
+    else:
+        con.execute(sqlgen.create_temp_table(CATALOGUE_TABLE, f"SELECT DISTINCT doc_id FROM {TRAIN_TABLE}"))
+    # an empty input would make every value 0 in silence
+    for given, table, what in ((train, TRAIN_TABLE, "the training interactions (train)"),
+                               (items, CATALOGUE_TABLE, "the catalogue (items)")):
+        if given is not None and not con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]:
+            raise InputError(f"{what} has no rows: every list measure reading it would be 0; give the rows "
+                             "(a user and an item column for train, the item ids for items)")
+
+
+def _catalogue_sql(con, items) -> str:
+    """The catalogue from a list of ids, a DataFrame or Arrow table, or a CSV/Parquet path: its item column."""
+    import pyarrow as pa
+
+    if isinstance(items, (list, tuple, set, frozenset)):
+        items = pa.table({"item_id": pa.array([str(item) for item in items], pa.string())})
+    if isinstance(items, str) or hasattr(items, "__fspath__"):
+        source, label = sqlgen.literal(str(items)), str(items)
+    else:
+        con.register("sqlrank_items_source", items)
+        source, label = "sqlrank_items_source", f"<{type(items).__name__} items>"
+    try:
+        names = [row[0] for row in con.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()]
+    except Exception as error:
+        raise InputError(f"{label}: cannot be read as the catalogue (items): {str(error).splitlines()[0]}; "
+                         "give a list of item ids, a DataFrame or a CSV/Parquet file with an item_id column") from None
+    found = next((name for name in ITEM_COLUMNS if name in names), names[0] if len(names) == 1 else None)
+    if found is None:
+        close = difflib.get_close_matches("item_id", names, n=1)
+        raise InputError(f"{label}: the catalogue (items) has no item column: expected one of "
+                         f"{', '.join(ITEM_COLUMNS[:3])}, found {', '.join(names)}"
+                         + (f"; did you mean '{close[0]}'?" if close else "") + "; rename it to item_id")
+    return f"SELECT DISTINCT CAST({sqlgen.identifier(found)} AS VARCHAR) AS doc_id FROM {source}"
+
+
+def list_rows_sql(measures: list[ListMeasure], labels: list[str]) -> str:
+    """Every list measure's rows (run_id, query_id, measure, value), from the tables made for them."""
+    parts = []
+    for measure, label in zip(measures, labels):
+        arguments = [sqlgen.literal(name) for name in (USERS_TABLE, LISTS_TABLE, TRAIN_TABLE, CATALOGUE_TABLE)]
+        tail = measure.param("tail")
+        call = sqlgen.call(f"sqlrank.list_{measure.definition.macro}", *arguments, sqlgen.literal(measure.k),
+                           sqlgen.literal(float(tail)))
+        parts.append(f"SELECT run_id, query_id, {sqlgen.literal(label)} AS measure, CAST(value AS DOUBLE) AS value "
+                     f"FROM {call}")
+    return "\nUNION ALL\n".join(parts)
+
+
+def make_lists(con, run_tables: list[tuple[str | None, str]], rankings: str, measures: list[ListMeasure]) -> None:
+    """sqlrank_list_users, the users each run is evaluated on (from `rankings`, the policies applied), and
+    sqlrank_lists, each run's ranked items within the largest cutoff asked (the whole list if one has none)."""
+    con.execute(sqlgen.create_temp_table(USERS_TABLE, f"SELECT DISTINCT run_id, query_id FROM {rankings}"))
+    cutoffs = [m.k for m in measures]
+    depth = None if None in cutoffs else max(cutoffs)
+    for number, (run_id, table) in enumerate(run_tables):
+        name = "run_id" if run_id is None else f"{sqlgen.literal(run_id)} AS run_id"
+        ranked = sqlgen.call("sqlrank.ranked", sqlgen.literal(table), one_run=run_id is not None)
+        select = (f"SELECT {name}, CAST(query_id AS VARCHAR) AS query_id, CAST(doc_id AS VARCHAR) AS doc_id, rank "
+                  f"FROM {ranked}" + (f" WHERE rank <= {depth}" if depth is not None else ""))
+        con.execute(sqlgen.create_temp_table(LISTS_TABLE, select) if number == 0
+                    else sqlgen.insert_by_name(LISTS_TABLE, select))
+
+
+def shell_sql() -> str:
+    """The DuckDB shell's table macro of each list measure, made from the registry:
+    `sqlrank.<macro>(qrels_table, run_table, [train := 'train',] [items := NULL,] k := NULL, <parameters>,
+    missing := 'zero')` over canonical tables (load_qrels, load_run; the training interactions and the catalogue
+    with query_id/doc_id or item_id columns), its rows (run_id, query_id, value) with the `all` row, which only
+    the macro can make for a measure of the whole run. The four tables sqlrank.list_<macro> reads are its CTEs."""
+    statements = []
+    for definition in LIST_MEASURES.values():
+        options = ([("train", "train")] if "train" in definition.inputs else []) + (
+            [("items", None)] if "items" in definition.inputs else []) + [("k", None)] + [
+            (name, LIST_PARAMETERS[name].default) for name in definition.params] + [("missing", "zero")]
+        signature = ", ".join(["qrels_table", "run_table"] + [f"{name} := {sqlgen.literal(value)}"
+                                                             for name, value in options])
+        train = ("SELECT CAST(query_id AS VARCHAR) AS query_id, CAST(doc_id AS VARCHAR) AS doc_id "
+                 "FROM query_table(train)") if "train" in definition.inputs else \
+            "SELECT CAST(NULL AS VARCHAR) AS query_id, CAST(NULL AS VARCHAR) AS doc_id WHERE false"
+        if "items" in definition.inputs:  # the items table's item column, else the training items
+            catalogue = ("SELECT DISTINCT CAST(COLUMNS('^(doc_id|item_id)$') AS VARCHAR) AS doc_id "
+                         "FROM query_table(coalesce(items, train))")
+        else:
+            catalogue = "SELECT DISTINCT doc_id FROM sqlrank_train"
+        tail = "tail" if definition.params else "0.1"
+        # a run without a run_id column is one run, named 'run' as evaluate() names it
+        no_run_id = "UNION ALL BY NAME SELECT CAST(NULL AS VARCHAR) AS run_id WHERE false"
+        run_id = "coalesce(CAST(run_id AS VARCHAR), 'run') AS run_id"
+        statements.append(
+            f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
+            f"WITH sqlrank_list_users AS (\n"
+            f"    SELECT DISTINCT {run_id}, query_id FROM (FROM sqlrank.run_rankings(qrels_table, run_table, "
+            f"missing := missing) {no_run_id})\n"
+            f"),\n"
+            f"sqlrank_lists AS (\n"
+            f"    SELECT {run_id}, CAST(query_id AS VARCHAR) AS query_id, CAST(doc_id AS VARCHAR) AS doc_id, rank\n"
+            f"    FROM (FROM sqlrank.ranked(run_table) {no_run_id})\n"
+            f"),\n"
+            f"sqlrank_train AS ({train}),\n"
+            f"sqlrank_catalogue AS ({catalogue})\n"
+            f"SELECT run_id, query_id, value FROM sqlrank.list_{definition.macro}('sqlrank_list_users', "
+            f"'sqlrank_lists', 'sqlrank_train', 'sqlrank_catalogue', k, {tail});")
+    return "\n\n".join(statements) + "\n"

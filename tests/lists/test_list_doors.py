@@ -1,0 +1,56 @@
+"""The list measures through every door: the CLI's --train and --items, the missing input and Spark refused by
+name. The values through Python and the shell's table macros: each measure's own test file (list_cases)."""
+
+import csv
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+import sqlrank
+
+sys.path.insert(0, str(Path(__file__).parent.parent))  # the suite's helpers
+from cli_runner import invoke  # noqa: E402
+
+from list_cases import FIXTURE, fixture_inputs  # noqa: E402
+
+
+def test_the_command_line_takes_train_and_items(tmp_path):
+    truth, run, train, _ = fixture_inputs()
+    for name, table in (("truth", truth), ("recs", run), ("train", train)):
+        table.to_pandas().to_csv(tmp_path / f"{name}.csv", index=False)
+    (tmp_path / "items.csv").write_text("item_id\n" + "\n".join(str(i) for i in range(1, 9)) + "\n")
+    done = invoke("eval", tmp_path / "truth.csv", tmp_path / "recs.csv", "-m", "Novelty CatalogCoverage nDCG@2",
+                  "--train", tmp_path / "train.csv", "--format", "csv")
+    assert done.exit_code == 0, done.stderr
+    rows = {row["measure"]: float(row["value"]) for row in csv.DictReader(io.StringIO(done.stdout))}
+    assert rows["Novelty"] == pytest.approx(FIXTURE["expected"]["novelty"], abs=1e-4)
+    assert rows["CatalogCoverage"] == 0.8
+    catalogue = invoke("eval", tmp_path / "truth.csv", tmp_path / "recs.csv", "-m", "CatalogCoverage",
+                       "--items", tmp_path / "items.csv", "--format", "csv")
+    assert catalogue.exit_code == 0, catalogue.stderr
+    assert [row["value"] for row in csv.DictReader(io.StringIO(catalogue.stdout))] == ["0.5"]  # 1, 2, 3, 5 of 8
+    refused = invoke("eval", tmp_path / "truth.csv", tmp_path / "recs.csv", "-m", "ARP@10")
+    assert refused.exit_code != 0 and "ARP@10 reads the training interactions" in refused.stderr
+    assert "--train" in refused.stderr
+
+
+def test_a_missing_input_is_refused_by_name():
+    truth, run, _, _ = fixture_inputs()
+    with pytest.raises(sqlrank.MeasureError, match=r"Gini@5 reads .* give train= \(CLI: --train\) or items= "):
+        sqlrank.evaluate(truth, run, ["nDCG@5", "Gini@5"])
+
+
+def test_spark_refuses_them_by_name_before_starting():
+    spark = pytest.importorskip("sqlrank.spark")
+    with pytest.raises(sqlrank.MeasureError, match="Personalization@10: the list measures .* not computed on Spark"):
+        spark.evaluate("truth.csv", "recs.csv", ["nDCG@10", "Personalization@10"])
+
+
+def test_an_empty_input_is_refused_not_scored_0():
+    truth, run, train, _ = fixture_inputs()
+    with pytest.raises(sqlrank.InputError, match=r"the catalogue \(items\) has no rows"):
+        sqlrank.evaluate(truth, run, ["CatalogCoverage"], items=[])
+    with pytest.raises(sqlrank.InputError, match=r"train \(the training interactions.*no rows"):
+        sqlrank.evaluate(truth, run, ["Novelty"], train=train.slice(0, 0))
