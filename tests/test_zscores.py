@@ -101,3 +101,10 @@ def test_an_unreadable_file_and_spark_are_refused_by_name(trec_data, tmp_path, c
     with pytest.raises(sqlrank.EvaluationError, match=r"zscores \(trec_eval -Z\) is not computed by the Spark engine"):
         spark.evaluate(str(trec_data / "qrels.test"), str(trec_data / "results.test"), ["AP"],
                        zscores=trec_data / "zscores_file")
+
+
+def test_list_measures_are_refused_with_zscores(trec_data):
+    """The list measures (Novelty, ...) have no per-query trec_eval means: refused rather than left raw beside z-scores."""
+    with pytest.raises(sqlrank.EvaluationError, match=r"not the list measures \(Novelty@10\)"):
+        sqlrank.evaluate(trec_data / "qrels.test", trec_data / "results.test", ["map", "Novelty@10"],
+                         zscores=trec_data / "zscores_file", train=trec_data / "qrels.test")
