@@ -73,7 +73,6 @@ def test_set_f_beta_and_utility_by_hand():
 
 @pytest.mark.parametrize("spelling, message", [
     ("utility.2,-1,0,1", "collection.s size"),
-    ("set_F.0.5,2", "takes 1 value"),
     ("utility.2,-1", "takes 4 value"),
     ("ndcg.-1=1", "label >= 0"),  # label 0 takes a gain (tests/test_gain_label_zero.py)
     ("nDCG(gains={1:3,1:4})", "two gains"),
