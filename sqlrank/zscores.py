@@ -14,7 +14,6 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import sqlgen
 from .errors import InputError
 from .measures import Measure, trec_name
 
