@@ -49,6 +49,17 @@ END;
 -- each qrels query's labels, highest first; and one row per run of a ranked table (no run_id
 -- column at all when the table holds one run): the table keeps the rank-1 row of every ranking;
 -- `evaluated` gives the row a column even without run_id
+-- An empty list of the documents' type, for a query the run missed
+CREATE OR REPLACE MACRO sqlrank.no_documents() AS
+    list_filter([struct_pack(rank := CAST(1 AS BIGINT), label := CAST(0 AS DOUBLE))], lambda d: false);
+
+-- Whether a table has a run_id column (in any case), from its first row's field names, even without rows:
+-- the probe column of UNION ALL BY NAME gives an empty table a row
+CREATE OR REPLACE MACRO sqlrank.has_run_id(table_name) AS (
+    SELECT list_contains(list_transform(json_keys(to_json(probe)), lambda name: lower(name)), 'run_id')
+    FROM (SELECT * FROM query_table(table_name) UNION ALL BY NAME SELECT NULL AS sqlrank_probe) AS probe
+    LIMIT 1);
+
 CREATE OR REPLACE MACRO sqlrank.query_labels(qrels_table) AS TABLE
     SELECT query_id, list_reverse_sort(list(relevance)) AS labels
     FROM sqlrank.judgments(qrels_table)
@@ -82,9 +93,7 @@ retrieved AS (
 SELECT
     COLUMNS('^((?i:run_id)|query_id)$'),
     struct_pack(
-        -- an empty list of the documents' type for a query the run missed
-        documents := coalesce(documents, list_filter([struct_pack(rank := CAST(1 AS BIGINT), label := CAST(0 AS DOUBLE))],
-                                                     lambda d: false)),
+        documents := coalesce(documents, sqlrank.no_documents()),
         num_ret := CAST(coalesce(num_ret, 0) AS BIGINT),
         labels := labels
     ) AS ranking
@@ -134,6 +143,14 @@ sqlrank_problem AS (
     WHERE validate
 )
 SELECT * FROM sqlrank.rankings('sqlrank_qrels_input', 'sqlrank_judged_ranking', missing := missing)
+UNION ALL BY NAME
+-- a run without rows (one run: no run_id column) retrieved nothing, and is evaluated as in Python: each
+-- qrels query as `missing` says
+SELECT query_id, struct_pack(documents := sqlrank.no_documents(), num_ret := CAST(0 AS BIGINT), labels := labels)
+    AS ranking
+FROM sqlrank.query_labels('sqlrank_qrels_input')
+WHERE NOT EXISTS (SELECT 1 FROM sqlrank_run_input) AND NOT sqlrank.has_run_id('sqlrank_run_input')
+  AND sqlrank.keeps_query(NULL, query_id, missing)
 UNION ALL BY NAME
 -- no row: the problem, if any, stops the query with its message
 SELECT problem AS query_id FROM sqlrank_problem WHERE problem IS NOT NULL;

@@ -113,6 +113,18 @@ def test_empty_qrels_and_a_disjoint_run_are_refused_by_both_doors(con):
     assert con.sql("FROM sqlrank.ap('qrels', 'stranger', validate := false)").fetchall() == [("q1", 0.0)]
 
 
+def test_an_empty_run_scores_every_qrels_query_as_missing_says_in_both_doors(con):
+    """A run that retrieved nothing is still a run: each query of the qrels scores 0 (missing='zero'), under
+    either ranking branch of the table macros; a run of other rows is untouched."""
+    con.execute("CREATE TABLE nothing AS SELECT * FROM run WHERE false")
+    python = sqlrank.evaluate(QRELS, con.sql("FROM nothing").to_arrow_table(), ["AP", "nDCG@10"])
+    assert [(row["query_id"], row["value"]) for row in python.per_query.to_pylist()] == [("q1", 0.0), ("q1", 0.0)]
+    for macro in ("ap('qrels', 'nothing')", "ndcg('qrels', 'nothing', k := 10)", "ap('qrels', 'nothing', ties := 'average')"):
+        assert con.sql(f"FROM sqlrank.{macro}").fetchall() == [("q1", 0.0)], macro
+    assert con.sql("FROM sqlrank.ap('qrels', 'nothing', missing := 'skip')").fetchall() == []
+    assert con.sql("FROM sqlrank.ap('qrels', 'run')").fetchall() == [("q1", 1.0)]
+
+
 def test_trec_s_own_file_names_are_read_as_trec_by_both_doors(con, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "qrels.robust03").write_text("q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 1\n")
