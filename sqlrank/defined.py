@@ -50,6 +50,9 @@ class DefinedMeasure(MeasureDef):
 
 
 _DEFINED: dict[str, DefinedMeasure] = {}  # by the name in lower case: names are matched without regard to case
+# a weighted mean (GAUC's) reads the weights' own macro, sqlrank.weight_<macro>, which a definition does not give
+DEFINED_AGGREGATES = tuple(aggregate for aggregate in AGGREGATES if aggregate != "weighted")
+
 _LOCK = threading.Lock()
 
 
@@ -99,7 +102,7 @@ def _declaration(name, expression, cutoff, aggregate, params, needs, definition,
     if not isinstance(expression, str) or not expression.strip():
         raise MeasureError(f"{name}: the expression is the measure's SQL, e.g. "
                            f"'len(sqlrank.relevant_ranks(ranking, k, 1))'; got {expression!r}")
-    for option, value, allowed in (("aggregate", aggregate, AGGREGATES), ("better", better, ("higher", "lower"))):
+    for option, value, allowed in (("aggregate", aggregate, DEFINED_AGGREGATES), ("better", better, ("higher", "lower"))):
         if value not in allowed:
             raise MeasureError(f"{name}: unknown {option} {value!r} (expected one of: {', '.join(allowed)})")
     if not isinstance(cutoff, bool):

@@ -10,21 +10,22 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-
-import pyarrow as pa
-import pyarrow.compute as pc
+from typing import TYPE_CHECKING
 
 from .errors import InputError
 from .measures import Measure, trec_name
 
+if TYPE_CHECKING:
+    import pyarrow as pa
+
 MISSING_ZSCORE = -1000000.0  # trec_eval's MISSING_ZSCORE_VALUE
 FIELDS = "qid measure_name mean stddev"
-# num_q counts the queries averaged over: trec_eval prints that count whatever -Z says
-NOT_SCORED = ("NumQ",)
 
 
 def read(path) -> pa.Table:
     """The file as a table (query_id, measure, mean, stddev); a malformed line is refused by its number."""
+    import pyarrow as pa
+
     label = str(path)
     try:
         text = Path(path).read_bytes().decode("utf-8")
@@ -67,10 +68,18 @@ def _number(where: str, name: str, text: str) -> float:
     return value
 
 
+def _a_count_of_queries(measure: Measure) -> bool:
+    """num_q: a sum trec_eval prints in the `all` row alone, the queries averaged over, whatever -Z says."""
+    return measure.definition.trec_all_only and measure.definition.aggregate == "sum"
+
+
 def apply(con, table: pa.Table, measures: list[Measure], names: list[str], zscores: pa.Table) -> tuple[pa.Table, int]:
     """The result table (run_id, query_id, measure, value) with every per-query value a z-score and the `all`
     rows summarised again from them, in the same row order; and how many per-query values are -1000000."""
-    keyed = {name: m for name, m in zip(names, measures) if m.definition.name not in NOT_SCORED}
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    keyed = {name: m for name, m in zip(names, measures) if not _a_count_of_queries(m)}
     rows = table.append_column("sqlrank_position", pa.array(range(table.num_rows), pa.int64()))
     named = pa.table({"measure": list(keyed), "trec_name": [trec_name(m) for m in keyed.values()],
                       "aggregate": [m.definition.aggregate for m in keyed.values()]})

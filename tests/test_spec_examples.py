@@ -414,7 +414,7 @@ def test_scalar_macros(con, call, expected):
 
 @pytest.mark.parametrize(("call", "message"), [
     ("sqlrank.gain(1, kind := 'cubic')", "sqlrank: unknown gain 'cubic' (expected one of: linear, exp)"),
-    ("sqlrank.discount(1, kind := 'log10')", "sqlrank: unknown discount 'log10' (expected one of: log2, jarvelin, ln)"),
+    ("sqlrank.discount(1, kind := 'log10')", "sqlrank: unknown discount 'log10' (expected one of: log2, jarvelin, ln, log)"),
     ("sqlrank.discount(3, kind := 'jarvelin', base := 1)", "sqlrank: discount base must be greater than 1, got 1"),
 ])
 def test_scalar_macros_reject_unknown_kinds(con, call, message):

@@ -21,7 +21,7 @@ from .tables import INTEGER_TYPES
 
 QRELS_TABLE = "sqlrank_qrels"
 SUBTOPIC_QRELS_TABLE = "sqlrank_subtopic_qrels"
-IR_QUERY_NAMES = ("query_id", "qid", "query", "q_id", "topic", "topic_id")
+IR_QUERY_NAMES = ("query_id", "qid", "query", "q_id", "query-id", "topic", "topic_id")  # query-id: BEIR's
 
 
 def load_inputs(con, qrels, run, columns: dict[str, str | None], duplicates: str = "error", missing: str = "zero",
