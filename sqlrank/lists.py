@@ -64,8 +64,15 @@ def parse_list_measure(spelling: str) -> ListMeasure | None:
     return ListMeasure(definition, k, shown)
 
 
-def check_list_inputs(measures: list[ListMeasure], train, items) -> None:
-    """A list measure without the input it reads: refused by name, with the keyword (CLI option) to give."""
+def check_list_inputs(measures: list[ListMeasure], train, items, ties: str = "trec", empty: str = "zero") -> None:
+    """A list measure without the input it reads: refused by name, with the keyword (CLI option) to give; so are
+    the options they do not take yet (they read each user's top k in trec_eval's order, and no user scores 1)."""
+    if measures and ties != "trec":
+        raise MeasureError(f"{measures[0]}: the list measures read each user's top k in trec_eval's order (score, then "
+                           f"doc id) and do not take ties={ties!r} yet; evaluate them in a call of their own without it")
+    if measures and empty == "one":
+        raise MeasureError(f"{measures[0]}: the list measures do not take empty='one' (a user without relevant items "
+                           "scored 1) yet; use zero, skip or error, or evaluate them in a call of their own")
     for measure in measures:
         needed = measure.definition.inputs
         if needed and all({"train": train, "items": items}[name] is None for name in needed):

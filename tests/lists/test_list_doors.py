@@ -42,6 +42,15 @@ def test_a_missing_input_is_refused_by_name():
         sqlrank.evaluate(truth, run, ["nDCG@5", "Gini@5"])
 
 
+def test_the_options_they_do_not_take_are_refused_by_name():
+    """They read the top k in trec_eval's order: another tie policy or empty='one' would be ignored silently."""
+    truth, run, train, _ = fixture_inputs()
+    with pytest.raises(sqlrank.MeasureError, match=r"Novelty: the list measures .* do not take ties='docid_asc'"):
+        sqlrank.evaluate(truth, run, ["nDCG@5", "Novelty"], train=train, ties="docid_asc")
+    with pytest.raises(sqlrank.MeasureError, match=r"Novelty: the list measures do not take empty='one'"):
+        sqlrank.evaluate(truth, run, ["Novelty"], train=train, empty="one")
+
+
 def test_spark_refuses_them_by_name_before_starting():
     spark = pytest.importorskip("sqlrank.spark")
     with pytest.raises(sqlrank.MeasureError, match="Personalization@10: the list measures .* not computed on Spark"):
