@@ -149,8 +149,9 @@ UNION ALL BY NAME
 SELECT query_id, struct_pack(documents := sqlrank.no_documents(), num_ret := CAST(0 AS BIGINT), labels := labels)
     AS ranking
 FROM sqlrank.query_labels('sqlrank_qrels_input')
-WHERE NOT EXISTS (SELECT 1 FROM sqlrank_run_input) AND NOT sqlrank.has_run_id('sqlrank_run_input')
-  AND sqlrank.keeps_query(NULL, query_id, missing)
+-- (a CASE, so that missing := 'error' is asked only of an empty run)
+WHERE CASE WHEN NOT EXISTS (SELECT 1 FROM sqlrank_run_input) AND NOT sqlrank.has_run_id('sqlrank_run_input')
+           THEN sqlrank.keeps_query(NULL, query_id, missing) ELSE false END
 UNION ALL BY NAME
 -- no row: the problem, if any, stops the query with its message
 SELECT problem AS query_id FROM sqlrank_problem WHERE problem IS NOT NULL;
