@@ -113,7 +113,10 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     buckets = buckets or default_buckets(spark, run_frame)
 
     def bucketed(frame):
-        return frame.withColumn(BUCKET, functions.pmod(functions.xxhash64("query_id"), functions.lit(buckets)))
+        # one partition a bucket, both sides alike: the cogroup then shuffles into `buckets` tasks, not into the
+        # session's spark.sql.shuffle.partitions (200 by default: mostly empty tasks, docs/performance.md)
+        return (frame.withColumn(BUCKET, functions.pmod(functions.xxhash64("query_id"), functions.lit(buckets)))
+                .repartition(buckets, BUCKET))
 
     options = {"measures": [str(m) for m in parsed], "labels": labels if names == "asked" else None,
                "run_names": run_names, "rel": rel, "missing": "skip" if missing == "error" else missing,
