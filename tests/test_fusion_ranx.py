@@ -68,6 +68,15 @@ def ranx_fuse(runs: dict, method: str, norm: str) -> dict:
     return fused.to_dict()
 
 
+def ranx_optimized(runs: dict, judged: dict, method: str) -> tuple[dict, dict]:
+    """ranx.optimize_fusion's parameters over min-max normalized runs, and ranx.fuse's fusion with them."""
+    ranx_runs = [ranx.Run(run, name=name) for name, run in runs.items()]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parameters = ranx.optimize_fusion(ranx.Qrels(judged), ranx_runs, norm="min-max", method=method)
+        return parameters, ranx.fuse(ranx_runs, norm="min-max", method=method, params=parameters).to_dict()
+
+
 def assert_same(got: dict, want: dict, where: str) -> None:
     assert sorted(got) == sorted(want), where
     for query in want:
@@ -192,11 +201,7 @@ def test_optimize_fusion_chooses_ranx_parameters(overlapping, qrels, method, met
 def test_supervised_methods_train_and_fuse_as_ranx(distinct, method, trained):
     rng = random.Random(3)
     judged = {query: {f"d{i}": rng.randint(0, 2) for i in rng.sample(range(20), 8)} for query in distinct["r0"]}
-    runs = [ranx.Run(run, name=name) for name, run in distinct.items()]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        want_parameters = ranx.optimize_fusion(ranx.Qrels(judged), runs, norm="min-max", method=method)
-        want = ranx.fuse(runs, norm="min-max", method=method, params=want_parameters).to_dict()
+    want_parameters, want = ranx_optimized(distinct, judged, method)
     sources = {name: arrow(run) for name, run in distinct.items()}
     parameters_, _ = sqlrank.optimize_fusion(judged, sources, method=method)
     for got_run, want_run in zip(parameters_[trained], want_parameters[trained]):
@@ -250,11 +255,7 @@ def long_runs():
 @pytest.mark.parametrize("method, trained", [("segfuse", "probs"), ("bayesfuse", "log_odds")])
 def test_segfuse_and_bayesfuse_train_and_fuse_as_ranx(long_runs, method, trained):
     runs, judged = long_runs
-    ranx_runs = [ranx.Run(run, name=name) for name, run in runs.items()]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        want_parameters = ranx.optimize_fusion(ranx.Qrels(judged), ranx_runs, norm="min-max", method=method)
-        want = ranx.fuse(ranx_runs, norm="min-max", method=method, params=want_parameters).to_dict()
+    want_parameters, want = ranx_optimized(runs, judged, method)
     sources = {name: arrow(run) for name, run in runs.items()}
     parameters_, table = sqlrank.optimize_fusion(judged, sources, method=method)
     assert [len(values) for values in parameters_[trained]] == [10 if method == "segfuse" else 1000] * 3
