@@ -500,7 +500,7 @@ def spellings(definition: MeasureDef) -> list[str]:
 
 
 def describe() -> list[dict]:
-    """One row per measure, in registry order: what `sqlrank measures` prints and the README table shows.
+    """One row per measure, in registry order: what `sqlrank measures` prints and docs/measures.md's catalogue table shows.
 
     Keys: name, aliases, parameters ({name: default}), cutoff (takes @k), at (the parameter a real @x
     sets, or None), summary ("mean", "sum", "gm" or "weighted" in the `all` row), definition, macro (the DuckDB table macro).
@@ -521,7 +521,7 @@ def describe() -> list[dict]:
 
 
 def markdown_table() -> str:
-    """The README's measures and parameters tables, generated from the registry (a test keeps them in sync)."""
+    """docs/measures.md's catalogue, the measures and parameters tables, generated from the registry (a test keeps them in sync)."""
     lines = ["| measure | also written | parameters (default) | @k | `all` row | definition | SQL macro |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for row in describe():

@@ -6,7 +6,7 @@ one entry here; and its test file. Everything else is read from this entry:
 the names the parser accepts, the defaults, the trec_eval spellings, how the
 ``all`` row aggregates the queries, what the one ranking pass must keep for
 it, the DuckDB shell's table macro ``sqlrank.<macro>(qrels, run, ...)``, the
-README's table and ``sqlrank measures``. docs/adding-a-measure.md walks
+catalogue table of docs/measures.md and ``sqlrank measures``. docs/adding-a-measure.md walks
 through it.
 """
 

@@ -1,8 +1,8 @@
 """Measure names: every spelling people already use maps to one definition; mistakes get clear errors.
 
 The registry (sqlrank.measures) is the one declaration behind the Python API,
-the CLI's `sqlrank measures` and the README table; the last tests check that
-the SQL macros and the README agree with it.
+the CLI's `sqlrank measures` and docs/measures.md's catalogue table; the last tests check that
+the SQL macros and that table agree with it.
 """
 
 from __future__ import annotations
@@ -213,13 +213,10 @@ def test_every_measure_has_its_sql_macro():
         assert value == pytest.approx(expected[spelled[name]], abs=1e-12), name
 
 
-def readme_section(title: str) -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", text, flags=re.M | re.S)
-    assert match, f"README.md has no '## {title}' section"
-    return match.group(1)
-
-
-def test_readme_measures_table_is_generated_from_the_registry():
-    """Regenerate with: python -c "from sqlrank import measures; print(measures.markdown_table())"."""
-    assert measures.markdown_table() in readme_section("Measures")
+def test_the_catalogue_table_is_generated_from_the_registry():
+    """docs/measures.md#the-catalogue-at-a-glance; regenerate with:
+    python -c "from sqlrank import measures; print(measures.markdown_table())"."""
+    text = (ROOT / "docs" / "measures.md").read_text(encoding="utf-8")
+    section = re.search(r"^## The catalogue at a glance\n(.*?)(?=^## |\Z)", text, flags=re.M | re.S)
+    assert section, "docs/measures.md has no '## The catalogue at a glance' section"
+    assert measures.markdown_table() in section.group(1)
