@@ -77,6 +77,19 @@ def ranx_optimized(runs: dict, judged: dict, method: str) -> tuple[dict, dict]:
         return parameters, ranx.fuse(ranx_runs, norm="min-max", method=method, params=parameters).to_dict()
 
 
+def sql_tables(runs: dict, judged: dict):
+    """A connection holding the runs as one table `runs` (run_id, query_id, doc_id, score) and the judgments as
+    `qrels`: the SQL door's inputs."""
+    con = sqlrank.connect()
+    con.execute("CREATE TABLE runs AS SELECT * FROM (VALUES " + ", ".join(
+        f"('{name}', '{query}', '{doc}', {score!r})" for name, run in runs.items()
+        for query, docs in run.items() for doc, score in docs.items()) + ") AS t(run_id, query_id, doc_id, score)")
+    con.execute("CREATE TABLE qrels AS SELECT * FROM (VALUES " + ", ".join(
+        f"('{query}', '{doc}', {label})" for query, docs in judged.items() for doc, label in docs.items())
+        + ") AS t(query_id, doc_id, relevance)")
+    return con
+
+
 def assert_same(got: dict, want: dict, where: str) -> None:
     assert sorted(got) == sorted(want), where
     for query in want:
@@ -222,13 +235,7 @@ def test_probfuse_trains_and_fuses_as_ranx(distinct, n_segments):
         warnings.simplefilter("ignore")
         want_probs = probfuse_train(ranx.Qrels(judged), [norm_switch("min-max")(run) for run in runs], n_segments)
         want = ranx.fuse(runs, norm="min-max", method="probfuse", params={"probs": want_probs}).to_dict()
-    con = sqlrank.connect()
-    con.execute("CREATE TABLE runs AS SELECT * FROM (VALUES " + ", ".join(
-        f"('{name}', '{query}', '{doc}', {score!r})" for name, run in distinct.items()
-        for query, docs in run.items() for doc, score in docs.items()) + ") AS t(run_id, query_id, doc_id, score)")
-    con.execute("CREATE TABLE qrels AS SELECT * FROM (VALUES " + ", ".join(
-        f"('{query}', '{doc}', {label})" for query, docs in judged.items() for doc, label in docs.items())
-        + ") AS t(query_id, doc_id, relevance)")
+    con = sql_tables(distinct, judged)
     got_probs = [[0.0] * n_segments for _ in runs]
     for run_number, segment, probability in con.sql(
             f"SELECT * FROM sqlrank.fusion_segment_probabilities('qrels', 'runs', {n_segments})").fetchall():
@@ -274,13 +281,7 @@ def test_the_sql_door_trains_and_fuses_bayesfuse_and_slidefuse(long_runs):
 
     runs, judged = long_runs
     ranx_runs = [ranx.Run(run, name=name) for name, run in runs.items()]
-    con = sqlrank.connect()
-    con.execute("CREATE TABLE runs AS SELECT * FROM (VALUES " + ", ".join(
-        f"('{name}', '{query}', '{doc}', {score!r})" for name, run in runs.items()
-        for query, docs in run.items() for doc, score in docs.items()) + ") AS t(run_id, query_id, doc_id, score)")
-    con.execute("CREATE TABLE qrels AS SELECT * FROM (VALUES " + ", ".join(
-        f"('{query}', '{doc}', {label})" for query, docs in judged.items() for doc, label in docs.items())
-        + ") AS t(query_id, doc_id, relevance)")
+    con = sql_tables(runs, judged)
     # trained once into a variable (a subquery given as probs := would be run wherever the macro reads probs)
     lists = ("SET VARIABLE trained = (SELECT list(trained ORDER BY run_number) FROM (SELECT run_number, "
              "list({value} ORDER BY {index}) AS trained FROM sqlrank.{macro}('qrels', 'runs') GROUP BY run_number))")
