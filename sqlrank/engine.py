@@ -222,6 +222,7 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
     text = [m for m in asked if isinstance(m, TextMeasure)]
     lists = [m for m in asked if isinstance(m, ListMeasure)]
     train, items, list_labels = list_inputs
+    names = _asked_order(asked, labels, list_labels)  # the measures and the list measures, in the order asked
     report = None
     try:
         shared = columns.pop("")
@@ -263,7 +264,7 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
             ids = {name: column for name, column in (shared | columns["qrels"]).items()
                    if column and name in ("query_id", "doc_id")}
             table = _with_list_rows(con, table, lists, list_labels, report, missing, train, items, ids,
-                                    _asked_order(asked, labels, list_labels))
+                                    names)
         if empty == "one":
             table = score_one(con, table)
         if zscores[1] is not None:
@@ -280,7 +281,6 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
         raise (out_of_memory(error, con) or defined.evaluation_error(parsed, error)
                or EvaluationError(f"evaluation failed: {first_line(error)}")) from None
     numeric = [m for m in asked if not isinstance(m, TextMeasure)]  # the measures and list measures, as asked
-    names = _asked_order(asked, labels, list_labels)
     order = iter(names)
     return Result(table, numeric, report, text_rows=text_rows, aggregates=spread, names=names,
                   order=[str(m) if isinstance(m, TextMeasure) else next(order) for m in asked])
