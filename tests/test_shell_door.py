@@ -18,6 +18,7 @@ import duckdb
 import pytest
 
 import sqlrank
+from sqlrank.macros import parameter_check, registry_sql
 from sqlrank.registry import PARAMETERS, REGISTRY
 from test_duckdb_shell import duckdb_binary, run_shell
 
@@ -177,25 +178,38 @@ def test_rel_null_is_refused_not_scored_zero():
     assert con.sql("SELECT value FROM sqlrank.ap('qrels', 'run', rel := 1)").fetchall() == [(1.0,)]
 
 
+def _number_parameters(definition) -> list[str]:
+    return [name for name in definition.params if not PARAMETERS[name].choices]
+
+
+def test_every_table_macro_checks_each_of_its_number_parameters():
+    """Every measure's table macro holds the check registry.PARAMETERS makes for each of its number parameters
+    (read in the generated SQL: the next test runs the check of each parameter in the shell)."""
+    library = registry_sql()
+    for definition in REGISTRY.values():
+        name = f"sqlrank.{definition.macro}"
+        macro = library.split(f"CREATE OR REPLACE MACRO {name}(", 1)[1].split("CREATE OR REPLACE MACRO", 1)[0]
+        for parameter in _number_parameters(definition):
+            assert parameter_check(parameter, name) in macro, (name, parameter)
+
+
 def test_every_number_parameter_of_the_registry_is_checked_in_the_shell():
-    """A parameter added to registry.PARAMETERS is checked by the macros without a line of SQL."""
+    """A parameter added to registry.PARAMETERS is checked by the macros without a line of SQL: each number
+    parameter, once in a macro of each kind that takes it (the diversity macros read subtopic qrels and are
+    made apart), called with a bad value."""
     con = sqlrank.connect()
     con.execute("CREATE TABLE qrels AS SELECT 'q1' AS query_id, 'a' AS doc_id, 1 AS relevance")
     con.execute("CREATE TABLE run AS SELECT 'q1' AS query_id, 'a' AS doc_id, 1.0 AS score")
-    # the diversity measures' macros read subtopic qrels
     con.execute("CREATE TABLE subtopics AS SELECT 'q1' AS query_id, '1' AS subtopic_id, 'a' AS doc_id, 1 AS relevance")
-    checked = set()
+    callers = {}  # (parameter, the judgments the macro reads) -> the first macro taking it
     for definition in REGISTRY.values():
         judgments = "subtopics" if "subtopics" in definition.needs else "qrels"
-        for name in definition.params:
-            if PARAMETERS[name].choices:
-                continue
-            listed = isinstance(PARAMETERS[name].default, tuple)  # a list of numbers (levels)
-            value = "[CAST('inf' AS DOUBLE)]" if listed else "CAST('inf' AS DOUBLE)"
-            call = f"sqlrank.{definition.macro}('{judgments}', 'run', {name} := {value})"
-            expected = "must be a list of finite numbers" if listed else "must be a finite number"
-            with pytest.raises(duckdb.InvalidInputException,
-                               match=rf"sqlrank: sqlrank.{definition.macro}: {name} {expected}"):
-                con.sql(f"SELECT * FROM {call}").fetchall()
-            checked.add(name)
-    assert checked == {name for name, parameter in PARAMETERS.items() if not parameter.choices}
+        for name in _number_parameters(definition):
+            callers.setdefault((name, judgments), definition.macro)
+    for (name, judgments), macro in callers.items():
+        listed = isinstance(PARAMETERS[name].default, tuple)  # a list of numbers (levels)
+        value = "[CAST('inf' AS DOUBLE)]" if listed else "CAST('inf' AS DOUBLE)"
+        expected = "must be a list of finite numbers" if listed else "must be a finite number"
+        with pytest.raises(duckdb.InvalidInputException, match=rf"sqlrank: sqlrank.{macro}: {name} {expected}"):
+            con.sql(f"SELECT * FROM sqlrank.{macro}('{judgments}', 'run', {name} := {value})").fetchall()
+    assert {name for name, _ in callers} == {name for name, parameter in PARAMETERS.items() if not parameter.choices}
