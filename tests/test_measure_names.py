@@ -197,20 +197,7 @@ def test_every_measure_has_its_sql_macro():
     ).fetchall()}
     missing = [row["macro"] for row in measures.describe() if row["macro"].removeprefix("sqlrank.") not in macros]
     assert missing == []
-    # and each one answers like evaluate() does
-    con.execute("CREATE TABLE qrels AS SELECT * FROM (VALUES ('q', 'a', 1.0), ('q', 'b', 0.0)) t(query_id, doc_id, relevance)")
-    con.execute("CREATE TABLE run AS SELECT * FROM (VALUES ('q', 'b', 2.0), ('q', 'a', 1.0)) t(query_id, doc_id, score)")
-    # a measure whose @ is a parameter (IPrec@0.5) has no default for it
-    # the diversity measures' macros read subtopic qrels (their shell door: tests/test_subtopic_qrels.py)
-    plain = {name: d for name, d in REGISTRY.items() if "subtopics" not in d.needs}
-    spelled = {name: f"{name}@0.5" if d.at else name for name, d in plain.items()}
-    result = sqlrank.evaluate({"q": {"a": 1, "b": 0}}, {"q": {"b": 2.0, "a": 1.0}}, list(spelled.values()))
-    expected = {row["measure"]: row["value"] for row in result.per_query.to_pylist()}  # the query's, not the all row
-    for name, definition in plain.items():
-        # unquoted, as a shell user types it (a keyword such as `precision` would be a syntax error)
-        at = f", {definition.at} := 0.5" if definition.at else ""
-        (value,) = con.execute(f"SELECT value FROM sqlrank.{definition.macro}('qrels', 'run'{at})").fetchall()[0]
-        assert value == pytest.approx(expected[spelled[name]], abs=1e-12), name
+    # each one's numbers: tests/test_duckdb_shell.py (in the shell) and tests/measures/ (in Python's DuckDB)
 
 
 def test_the_catalogue_table_is_generated_from_the_registry():
