@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-import sqlrank
+import library_database
 
 # The suite's default: the same generated examples on every run and no example database, so a run's
 # verdict depends on the code alone (a failure found once cannot haunt a checkout, and a green CI is
@@ -31,10 +31,11 @@ def trec_data() -> Path:
 
 @pytest.fixture
 def con():
-    """A fresh in-memory DuckDB connection with the sqlrank macros installed."""
-    connection = sqlrank.connect()
+    """A DuckDB connection with the whole macro library, as sqlrank.connect() makes it: a cursor of the test
+    process's library database, which starts each test as connect() gives it (tests/library_database.py)."""
+    connection = library_database.lend()
     yield connection
-    connection.close()
+    library_database.give_back(connection)
 
 
 def spark_unavailable() -> str | None:

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import sqlrank
 import trec_oracle as oracle
+from batched import batches
 from sqlrank.measures import trec_name
 from trec_oracle import Options
 
@@ -62,8 +63,8 @@ def oracle_lines(qrels, run, specs, rel) -> dict[tuple[str, str], float]:
     return {(name, query): value for query, row in values.items() for name, value in row.items()}
 
 
-@settings(max_examples=30, deadline=None)
-@given(case=cases(), rel=st.sampled_from([1, 2]))
+@settings(max_examples=12, deadline=None)
+@given(case=batches(cases(), 3), rel=st.sampled_from([1, 2]))
 def test_every_added_trec_measure_equals_the_oracle(case, rel):
     qrels, run = case
     ours = {key: value for key, value in sqlrank_lines(qrels, run, TREC_SPECS, rel).items()
@@ -75,8 +76,8 @@ def test_every_added_trec_measure_equals_the_oracle(case, rel):
     assert not wrong, f"(sqlrank, oracle): {wrong}"
 
 
-@settings(max_examples=40, deadline=None)
-@given(case=cases(), k=st.sampled_from([1, 3, 20]), p=st.sampled_from([0.5, 0.8, 0.95]), rel=st.sampled_from([1, 2]),
+@settings(max_examples=12, deadline=None)
+@given(case=batches(cases(), 4), k=st.sampled_from([1, 3, 20]), p=st.sampled_from([0.5, 0.8, 0.95]), rel=st.sampled_from([1, 2]),
        max_grade=st.sampled_from([4, 6]))
 def test_err_rbp_and_judged_equal_the_oracle(case, k, p, rel, max_grade):
     qrels, run = case

@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sqlrank
+from batched import batches
 from sqlrank.engine import TIE_POLICIES
 from sqlrank.errors import EvaluationError, MeasureError
 from sqlrank.registry import REGISTRY, TIES_AVERAGE
@@ -95,8 +96,8 @@ def assert_close(ours: dict, theirs: dict, tol: float = TOL) -> None:
     assert not wrong, f"(policy, oracle): {wrong}"
 
 
-@settings(max_examples=10, deadline=None)
-@given(case=cases(), ties=st.sampled_from(ORDER_POLICIES), rel=st.sampled_from([1, 2]))
+@settings(max_examples=6, deadline=None)
+@given(case=batches(cases(), 2), ties=st.sampled_from(ORDER_POLICIES), rel=st.sampled_from([1, 2]))
 def test_every_measure_under_an_order_policy_is_trec_on_the_run_in_that_order(case, ties, rel):
     qrels, run = case
     in_order = {query: rescored(policy_order(qrels.get(query, {}), scores, ties)) for query, scores in run.items()}
@@ -141,8 +142,8 @@ def small_cases(draw):
     return draw(cases(max_docs=6))
 
 
-@settings(max_examples=10, deadline=None)
-@given(case=small_cases(), rel=st.sampled_from([1, 2]))
+@settings(max_examples=6, deadline=None)
+@given(case=batches(small_cases(), 2), rel=st.sampled_from([1, 2]))
 def test_average_is_the_mean_over_every_ordering_of_the_tie_groups(case, rel):
     qrels, run = case
     # the measures spelled with their rel (P(rel=2)@3), so that the brute force reads the same ones
@@ -152,8 +153,8 @@ def test_average_is_the_mean_over_every_ordering_of_the_tie_groups(case, rel):
     assert_close(ours, brute_force_mean(qrels, run, measures))
 
 
-@settings(max_examples=6, deadline=None)
-@given(case=small_cases())
+@settings(max_examples=4, deadline=None)
+@given(case=batches(small_cases(), 2))
 def test_optimistic_is_at_least_average_which_is_at_least_pessimistic(case):
     qrels, run = case
     averaged = [m for m in MONOTONE if REGISTRY[m.split("@")[0]].ties_average]

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sqlrank
+from batched import batches
 from test_ties import assert_close, brute_force_mean, small_cases, values
 
 # the measures this file adds, with cutoffs that cut tie groups and parameters off their defaults: the
@@ -33,14 +34,14 @@ def averaged_and_brute(case, measures, rel):
     return ours, brute_force_mean(qrels, run, measures)
 
 
-@settings(max_examples=8, deadline=None)
-@given(case=small_cases(), rel=st.sampled_from([1, 2]))
+@settings(max_examples=5, deadline=None)
+@given(case=batches(small_cases(), 2), rel=st.sampled_from([1, 2]))
 def test_the_counts_average_is_the_mean_over_every_ordering(case, rel):
     assert_close(*averaged_and_brute(case, COUNTS, rel))
 
 
-@settings(max_examples=8, deadline=None)
-@given(case=small_cases(), rel=st.sampled_from([1, 2]))
+@settings(max_examples=5, deadline=None)
+@given(case=batches(small_cases(), 2), rel=st.sampled_from([1, 2]))
 def test_the_measures_reading_the_documents_above_average_to_the_mean_over_every_ordering(case, rel):
     assert_close(*averaged_and_brute(case, ABOVE, rel))
 

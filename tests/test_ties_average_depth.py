@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sqlrank
+from batched import batches
 from sqlrank.errors import EvaluationError, MeasureError
 from sqlrank.registry import REGISTRY
 from test_ties import assert_close, brute_force_mean, small_cases, spelling, values
@@ -36,16 +37,16 @@ def averaged(qrels, run, measures, **options) -> dict[tuple[str, str], float]:
             values(qrels, run, measures, ties="average", allow_disjoint=True, **options).items() if query in run}
 
 
-@settings(max_examples=8, deadline=None)
-@given(case=small_cases(), rel=st.sampled_from([1, 2]), depth=st.integers(1, 5))
+@settings(max_examples=5, deadline=None)
+@given(case=batches(small_cases(), 2), rel=st.sampled_from([1, 2]), depth=st.integers(1, 5))
 def test_average_with_a_depth_is_the_mean_over_every_ordering_of_the_cut_ranking(case, rel, depth):
     qrels, run = case
     measures = [str(m) for m in sqlrank.parse_measures(CUT, rel=rel)]
     assert_close(averaged(qrels, run, measures, depth=depth), brute_force_mean(qrels, run, measures, depth=depth))
 
 
-@settings(max_examples=6, deadline=None)
-@given(case=small_cases(), rel=st.sampled_from([1, 2]))
+@settings(max_examples=4, deadline=None)
+@given(case=batches(small_cases(), 2), rel=st.sampled_from([1, 2]))
 def test_average_with_judged_only_is_the_mean_over_every_ordering_of_the_judged_run(case, rel):
     qrels, run = case
     measures = [str(m) for m in sqlrank.parse_measures(JUDGED_ONLY, rel=rel)]
