@@ -70,6 +70,7 @@ def eval_command(
         arguments.refuse_trec_eval_flags({"-D": debug_level, "-N": docs_in_collection, "-R": rel_format})
         named_runs, paths = arguments.named_runs(runs)
         options, settings = arguments.evaluation(evaluation)
+        arguments.rel_format(rel_format, options)
         fmt_name, target = arguments.destination(fmt, output, inputs=(qrels, *paths))
         per_query = per_query or no_summary
         # the connection is closed as soon as the numbers are out (which also removes any spill files)

@@ -32,7 +32,9 @@ _COLUMN_SYNONYMS = {
     "doc_id": ("doc_id", "docno", "docid", "doc", "item_id", "item", "pid", "corpus-id", "items"),  # items: a list per user
     "score": ("score", "sim", "similarity", "prediction", "rating"),
     # iteration: ir_measures' name for the second qrels field, which holds the subtopic in diversity qrels
-    "subtopic_id": ("subtopic_id", "subtopic", "iteration", "intent", "aspect", "subtopic_number"),
+    "subtopic_id": ("subtopic_id", "subtopic", "iteration", "intent", "aspect", "subtopic_number",
+                    # the judge of multi-judge qrels (trec_eval's qrels_jg), read in the subtopic's place
+                    "judge_id", "judge", "jg"),
     # last, `score`: ranx's qrels (q_id, doc_id, score) and BEIR's (query-id, corpus-id, score) name the label so
     "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "rating", "target", "score"),
 }
