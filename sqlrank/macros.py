@@ -181,10 +181,13 @@ def _subtopic_macro(definition, signature: str, value: str, checks: str) -> str:
     """A diversity measure's table macro: its first table holds subtopic qrels (sqlrank.subtopic_run_rankings);
     the options it cannot take yet (ties := 'average', judged_only, qrels_columns) refused by name, by a branch
     that is one row of the error when one is given (as sqlrank.run_rankings stops on a problem)."""
-    refused = [("ties = 'average'", "ties := 'average' is not defined yet for the diversity measures; use another "
+    # the multi-judge measures read multi-judge qrels the same way, their judge in the subtopic's place
+    family, qrels, key = (("multi-judge", "multi-judge qrels", "judge_id") if "judges" in definition.needs
+                          else ("diversity", "subtopic qrels", "subtopic_id"))
+    refused = [("ties = 'average'", f"ties := 'average' is not defined yet for the {family} measures; use another "
                                     "ties policy"),
-               ("judged_only", "judged_only is not taken yet by the diversity measures in the shell; leave it out"),
-               ("qrels_columns IS NOT NULL", "the subtopic qrels need the columns query_id, subtopic_id, doc_id, "
+               ("judged_only", f"judged_only is not taken yet by the {family} measures in the shell; leave it out"),
+               ("qrels_columns IS NOT NULL", f"the {qrels} need the columns query_id, {key}, doc_id, "
                                              "relevance (qrels_columns is not taken yet); rename them in a view")]
     message = "CASE " + " ".join(f"WHEN {condition} THEN {sqlgen.literal(f'sqlrank: {definition.name}: {reason}')}"
                                  for condition, reason in refused) + " END"
