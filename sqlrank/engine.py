@@ -335,7 +335,7 @@ def check_subtopic_qrels(qrels, subtopic_qrels, measures: list[Measure]) -> None
     of the qrels; the same on every door."""
     judged = [str(m) for m in measures if "judges" in m.definition.needs]
     if judged and subtopic_qrels is None:
-        raise MeasureError(f"{', '.join(judged)}: the multi-judge measures read multi-judge qrels (query_id, judge, "
+        raise MeasureError(f"{', '.join(judged)}: the multi-judge measures read multi-judge qrels (query_id, judge_id, "
                            "doc_id, relevance; TREC: qid judge docno rel, trec_eval's qrels_jg): pass " + option_hint(
                                "judge_qrels=<path or table> (and qrels=None)",
                                "-R qrels_jg (the QRELS file then holds them)"))
