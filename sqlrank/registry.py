@@ -319,6 +319,9 @@ REGISTRY: dict[str, MeasureDef] = {
                    "averaged over the query's judges", ("rel", "multiple"), cutoff=False, at="multiple",
                    needs=("subtopics", "judges"), trec_family="Rprec_mult_avgjg",
                    trec_default_cutoffs=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),
+        # trec_eval's yaap (m_yaap.c): AP's numerator smoothed against R, averageable over queries
+        MeasureDef("yaap", "yaap", "ln((1 + S) / (1 + R - S)), S = Σ P@i over the relevant retrieved (AP's numerator)",
+                   ("rel",), cutoff=False, trec_name="yaap"),
         # the recommender measures beyond accuracy (docs/recommenders.md)
         MeasureDef("GAUC", "gauc", "per user, the AUC of relevant against every other ranked item; the `all` row "
                    "weights each user by their relevant items (RecBole's GAUC)", ("rel",), cutoff=False,
