@@ -555,6 +555,18 @@ def trec_name(measure: Measure) -> str:
     return str(measure)
 
 
+def trec_name_as_asked(label: str, measure: Measure) -> str:
+    """trec_eval's name of a measure under the name it was asked by: a value list asked trec_eval's way
+    (`set_F.0.50`, `utility.2.0,-1,0,0`, `11pt_avg.0.25,0.5`, `ndcg.1=3.0,2=9`) is printed with its values as
+    typed, `set_F_0.50`, as trec_eval prints it; any other measure as trec_name gives it."""
+    definition, match = measure.definition, _TREC_VALUES_FORM.match(label.strip())
+    if (match and definition.trec_name and measure.k is None
+            and match.group("name").lower() == definition.trec_name.lower()
+            and (definition.trec_values or "=" in match.group("values"))):
+        return f"{definition.trec_name}_{match.group('values')}"
+    return trec_name(measure)
+
+
 def _trec_values_name(measure: Measure, non_default: list[str]) -> str | None:
     """trec_eval's name of a measure given a value list (`utility_2,-1,0,0`, `11pt_avg_.25,.5,.75`,
     `ndcg_1=3,2=9,4=4.5`), or None when trec_eval has no such name."""
