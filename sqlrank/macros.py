@@ -101,7 +101,8 @@ def parameter_check(name: str, measure: str) -> str:
         gain_map = sqlgen.call("sqlrank.gain_map_ok", name, sqlgen.literal(measure))
         return f"(CASE WHEN starts_with({name}, '{{') THEN {gain_map} ELSE {choice} END)" if name == "gain" else choice
     return sqlgen.call("sqlrank.number_ok", name, sqlgen.literal(name), sqlgen.literal(measure),
-                       sqlgen.literal(parameter.minimum_exclusive), sqlgen.literal(parameter.default is None))
+                       sqlgen.literal(parameter.minimum_exclusive), sqlgen.literal(parameter.default is None),
+                       *(sqlgen.literal(bound) for bound in parameter.within or (None, None)))
 
 
 def parameter_argument(name: str) -> str:

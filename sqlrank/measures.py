@@ -59,6 +59,9 @@ def parse_parameter(parameter: Parameter, text: str, measure: str) -> object:
         raise MeasureError(messages.render(messages.NOT_FINITE, **said))
     if parameter.minimum_exclusive is not None and value <= parameter.minimum_exclusive:
         raise MeasureError(messages.render(messages.NOT_GREATER, **said, minimum=parameter.minimum_exclusive))
+    if parameter.within is not None and not parameter.within[0] <= value <= parameter.within[1]:
+        low, high = parameter.within
+        raise MeasureError(messages.render(messages.NOT_WITHIN, **said, low=low, high=high))
     return int(value) if value.is_integer() and abs(value) < 2 ** 53 else value  # 1e300 stays 1e+300
 
 

@@ -24,6 +24,7 @@ class Parameter:
     choices: tuple[str, ...] = ()
     help: str = ""
     minimum_exclusive: float | None = None  # a number must be greater than this
+    within: tuple[float, float] | None = None  # a number must lie from the first to the second, both included
 
 
 PARAMETERS: dict[str, Parameter] = {
@@ -65,7 +66,8 @@ PARAMETERS: dict[str, Parameter] = {
                   "Compat: True divides by the ideal ranking's own compatibility (ir_measures' spelling)"),
         # the diversity measures' (ndeval's -alpha and -beta, with its defaults)
         Parameter("alpha", 0.5, help="the diversity measures' redundancy penalty: each document above covering a "
-                  "subtopic multiplies that subtopic's gain by 1 - alpha (ndeval -alpha)"),
+                  "subtopic multiplies that subtopic's gain by 1 - alpha (ndeval -alpha); from 0 (no penalty) to 1 "
+                  "(only a subtopic's first document gains)", within=(0, 1)),
         Parameter("patience", 0.5, help="NRBP's chance of reading on from one rank to the next (ndeval -beta, "
                   "ir_measures' beta)", minimum_exclusive=0),
     )
