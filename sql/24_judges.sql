@@ -26,5 +26,5 @@ CREATE OR REPLACE MACRO sqlrank.judge_rankings(ranking) AS
 
 -- the mean over the query's judges of one value per judge (trec_eval adds them in judge order and
 -- divides by their number); 0 for a query without judges
-CREATE OR REPLACE MACRO sqlrank.judges_mean(values) AS
-    coalesce(list_sum(values) / NULLIF(len(values), 0), 0);
+CREATE OR REPLACE MACRO sqlrank.judges_mean(per_judge) AS
+    coalesce(list_sum(per_judge) / NULLIF(len(per_judge), 0), 0);

@@ -322,12 +322,12 @@ def _with_list_rows(con, table, lists: list[ListMeasure], list_labels: list[str]
 def judges_as_subtopics(subtopic_qrels, subtopic_col, judge_qrels, judge_col):
     """Multi-judge qrels are read as subtopic qrels are, the judge in the subtopic's place (sql/24_judges.sql):
     (subtopic_qrels, subtopic_col) from either spelling, one of them given."""
-    if judge_qrels is None and judge_col is None:
-        return subtopic_qrels, subtopic_col
-    if subtopic_qrels is not None or subtopic_col is not None:
+    if judge_qrels is not None and subtopic_qrels is not None:
         raise EvaluationError("judge_qrels and subtopic_qrels are one input under two names (the second key names "
-                              "a judge or a subtopic): pass one of them, with its own column option")
-    return judge_qrels, judge_col
+                              "a judge or a subtopic): pass one of them")
+    if judge_col is not None and subtopic_col is not None:
+        raise EvaluationError("judge_col and subtopic_col name one column under two names: pass one of them")
+    return (subtopic_qrels if judge_qrels is None else judge_qrels), (subtopic_col if judge_col is None else judge_col)
 
 
 def check_subtopic_qrels(qrels, subtopic_qrels, measures: list[Measure]) -> None:

@@ -70,6 +70,18 @@ def test_the_command_line_reads_a_judge_column_by_its_name(tmp_path):
                                                              "run,all,P_avgjg.2,0.5"]
 
 
+def test_a_judge_column_of_another_name_is_suggested_and_taken(tmp_path):
+    (tmp_path / "judges.csv").write_text("qid,assessor,docno,rel\nq,1,a,1\nq,2,b,1\n")
+    (tmp_path / "run.txt").write_text("q Q0 a 1 2 r\nq Q0 b 2 1 r\n")
+    done = invoke("eval", "-R", "qrels_jg", "-m", "map_avgjg", tmp_path / "judges.csv", tmp_path / "run.txt")
+    assert done.exit_code != 0
+    assert ("missing column 'subtopic_id' or 'judge_id' (found qid, assessor, docno, rel); did you mean "
+            "--subtopic-col assessor?") in done.stderr
+    result = sqlrank.evaluate(None, tmp_path / "run.txt", ["map_avgjg"], judge_qrels=tmp_path / "judges.csv",
+                              judge_col="assessor")
+    assert result.summary == {"map_avgjg": (1 / 1 + (1 / 2) / 1) / 2}  # judge 1: a at 1; judge 2: b at 2
+
+
 def test_without_multi_judge_qrels_and_beside_subtopic_qrels_they_are_refused(trec_data):
     with pytest.raises(MeasureError, match=r"AP_avgjg: the multi-judge measures read multi-judge qrels .* pass "
                                            r"judge_qrels=<path or table> \(and qrels=None\) \(CLI: -R qrels_jg"):

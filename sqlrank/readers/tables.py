@@ -179,7 +179,7 @@ def inexact_integer(where: str, value, value_name: str) -> InputError:
 _LIKELY = {"query_id": ("topic", "topic_id", "qno", "question", "session"),
            "doc_id": ("document", "document_id", "passage", "product", "article"),
            "score": ("pred", "predicted", "logit", "value"), "relevance": ("qrel", "gain", "grades"),
-           "subtopic_id": ("facet", "sub_topic", "interpretation")}
+           "subtopic_id": ("facet", "sub_topic", "interpretation", "assessor", "annotator", "rater")}
 
 
 def missing_columns(label: str, kind: str, missing: list[str], chosen: dict, names: list[str],
@@ -193,7 +193,9 @@ def missing_columns(label: str, kind: str, missing: list[str], chosen: dict, nam
         if column is not None:
             likely[canonical] = column
     cli = at_command_line()
-    wanted = ", ".join(f"'{shorten(chosen[canonical] or canonical)}'" for canonical in missing)
+    # subtopic qrels' second key is also multi-judge qrels' judge (sql/24_judges.sql): either name is looked for
+    wanted = ", ".join("'subtopic_id' or 'judge_id'" if canonical == "subtopic_id" and not chosen[canonical]
+                       else f"'{shorten(chosen[canonical] or canonical)}'" for canonical in missing)
     if likely:
         # the command line maps the subtopic qrels' columns with the shared options alone (--subtopic-col ...)
         flag = {c: f"--{_OPTION[c].replace('_', '-')} " if kind == "subtopic_qrels" else f"--{kind}-map {c}="
