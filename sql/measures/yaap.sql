@@ -10,5 +10,6 @@
 -- Example: R = 3, relevant documents at ranks 1 and 3: S = 1/1 + 2/3 = 5/3,
 --   yaap = ln((1 + 5/3) / (1 + 3 - 5/3)) = ln(8/7) ≈ 0.1335
 CREATE OR REPLACE MACRO sqlrank.measure_yaap(ranking, k, rel) AS
+    -- S <= R, so the denominator is at least 1; NULLIF as everywhere (x / 0 differs across DuckDB versions)
     ln((1 + sqlrank.precision_sum(ranking, k, rel))
-       / (1 + sqlrank.num_relevant(ranking, rel) - sqlrank.precision_sum(ranking, k, rel)));
+       / NULLIF(1 + sqlrank.num_relevant(ranking, rel) - sqlrank.precision_sum(ranking, k, rel), 0));
