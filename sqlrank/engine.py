@@ -488,6 +488,9 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
     if "subtopics" in _needs(measures):  # the diversity measures' ranking.intents (sql/23_subtopics.sql)
         rankings = sqlgen.call("sqlrank.subtopic_rankings", sqlgen.literal(qrels), sqlgen.literal(judged),
                                sqlgen.literal(SUBTOPIC_QRELS_TABLE), missing=missing)
+    if "judges" in _needs(measures):  # the multi-judge measures' ranking.judges too (sql/24_judges.sql)
+        rankings = sqlgen.call("sqlrank.judge_split_rankings", sqlgen.literal(qrels), sqlgen.literal(judged),
+                               sqlgen.literal(SUBTOPIC_QRELS_TABLE), missing=missing)
     values = _measure_values(measures, average=ties == "average")
     names = sqlgen.literal(names or [str(m) for m in measures])  # the measure column: the names reported
     aggregates = sqlgen.literal([m.definition.aggregate for m in measures])

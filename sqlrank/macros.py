@@ -192,7 +192,8 @@ def _subtopic_macro(definition, signature: str, value: str, checks: str) -> str:
                                              "relevance (qrels_columns is not taken yet); rename them in a view")]
     message = "CASE " + " ".join(f"WHEN {condition} THEN {sqlgen.literal(f'sqlrank: {definition.name}: {reason}')}"
                                  for condition, reason in refused) + " END"
-    rankings = sqlgen.call("sqlrank.subtopic_run_rankings", "qrels_table", "run_table", "depth := depth",
+    source = "sqlrank.judge_run_rankings" if "judges" in definition.needs else "sqlrank.subtopic_run_rankings"
+    rankings = sqlgen.call(source, "qrels_table", "run_table", "depth := depth",
                            "missing := missing", "score_precision := score_precision", "ties := ties",
                            "run_columns := run_columns")
     return (f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"

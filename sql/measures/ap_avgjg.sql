@@ -9,6 +9,6 @@
 -- Example: judge 1 says a=1 b=1, judge 2 says c=1; ranking a c b:
 --   judge 1: (1/1 + 2/3) / 2 = 5/6;  judge 2: (1/2) / 1 = 1/2;  AP_avgjg = (5/6 + 1/2) / 2 = 2/3
 CREATE OR REPLACE MACRO sqlrank.measure_ap_avgjg(ranking, k, rel) AS
-    sqlrank.judges_mean(list_transform(sqlrank.judge_rankings(ranking), lambda judge_ranking:
+    sqlrank.judges_mean(list_transform(ranking.judges, lambda judge_ranking:
         coalesce(sqlrank.precision_sum(judge_ranking, NULL, rel)
                  / NULLIF(sqlrank.num_relevant(judge_ranking, rel), 0), 0)));

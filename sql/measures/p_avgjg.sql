@@ -9,6 +9,6 @@
 -- Example: judge 1 says a=1 b=1, judge 2 says c=1; ranking a c b:
 --   P_avgjg@2 = (1/2 + 1/2) / 2 = 0.5
 CREATE OR REPLACE MACRO sqlrank.measure_p_avgjg(ranking, k, rel) AS
-    sqlrank.judges_mean(list_transform(sqlrank.judge_rankings(ranking), lambda judge_ranking:
+    sqlrank.judges_mean(list_transform(ranking.judges, lambda judge_ranking:
         coalesce(CAST(len(sqlrank.relevant_ranks(judge_ranking, k, rel)) AS DOUBLE)
                  / NULLIF(coalesce(k, judge_ranking.num_ret), 0), 0)));

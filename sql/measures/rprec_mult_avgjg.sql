@@ -11,7 +11,7 @@
 -- Example: judge 1 says a=1 b=1, judge 2 says c=1; ranking a c b, multiple 1:
 --   judge 1: c = 2, a within 2: 1/2;  judge 2: c = 1, none within 1: 0;  RprecMult_avgjg@1 = 0.25
 CREATE OR REPLACE MACRO sqlrank.measure_rprec_mult_avgjg(ranking, k, rel, multiple) AS
-    sqlrank.judges_mean(list_transform(sqlrank.judge_rankings(ranking), lambda judge_ranking:
+    sqlrank.judges_mean(list_transform(ranking.judges, lambda judge_ranking:
         list_transform([floor(CAST(multiple AS DOUBLE) * sqlrank.num_relevant(judge_ranking, rel) + CAST(0.9 AS DOUBLE))],
             lambda judge_cut: coalesce(CAST(len(sqlrank.relevant_ranks(judge_ranking, CAST(judge_cut AS BIGINT), rel)) AS DOUBLE)
                                        / NULLIF(judge_cut, 0), 0))[1]));
