@@ -193,9 +193,7 @@ def missing_columns(label: str, kind: str, missing: list[str], chosen: dict, nam
         if column is not None:
             likely[canonical] = column
     cli = at_command_line()
-    # subtopic qrels' second key is also multi-judge qrels' judge (sql/24_judges.sql): either name is looked for
-    wanted = ", ".join("'subtopic_id' or 'judge_id'" if canonical == "subtopic_id" and not chosen[canonical]
-                       else f"'{shorten(chosen[canonical] or canonical)}'" for canonical in missing)
+    wanted = ", ".join(f"'{shorten(chosen[canonical] or canonical)}'" for canonical in missing)
     if likely:
         # the command line maps the subtopic qrels' columns with the shared options alone (--subtopic-col ...)
         flag = {c: f"--{_OPTION[c].replace('_', '-')} " if kind == "subtopic_qrels" else f"--{kind}-map {c}="
