@@ -122,7 +122,9 @@ CREATE OR REPLACE MACRO sqlrank.subtopic_run_rankings(subtopic_table, run_table,
                                                       score_precision := 'double', ties := 'trec',
                                                       run_columns := NULL) AS TABLE
 WITH sqlrank_subtopic_input AS MATERIALIZED (
-    SELECT CAST(query_id AS VARCHAR) AS query_id, CAST(subtopic_id AS VARCHAR) AS subtopic_id,
+    -- multi-judge qrels name their second key judge_id (sql/24_judges.sql)
+    SELECT CAST(query_id AS VARCHAR) AS query_id,
+           CAST(COLUMNS('^((?i:subtopic_id|judge_id))$') AS VARCHAR) AS subtopic_id,
            CAST(doc_id AS VARCHAR) AS doc_id, CAST(relevance AS DOUBLE) AS relevance
     FROM query_table(subtopic_table)
 ),

@@ -85,6 +85,8 @@ def evaluate(
     subtopic_qrels=None,
     subtopic_col: str | None = None,
     subtopic_qrels_columns: dict[str, str] | None = None,
+    judge_qrels=None,
+    judge_col: str | None = None,
     allow_disjoint: bool = False,
     threads: int | None = None,
     memory_limit: str | None = None,
@@ -151,6 +153,10 @@ def evaluate(
         frames); given instead of `qrels` (pass qrels=None): the other measures then read each document's highest
         label over its subtopics. subtopic_col: its subtopic column, when not subtopic_id, subtopic or iteration;
         subtopic_qrels_columns: its own column names, as qrels_columns.
+    judge_qrels: trec_eval's multi-judge qrels (-R qrels_jg), what the *_avgjg measures read (map_avgjg, P_avgjg,
+        Rprec_mult_avgjg: docs/measures.md#multi-judge-measures), one judgment per (query, judge, document), read
+        as subtopic_qrels are (TREC `qid judge docno rel`: the second field names the judge) and given in its
+        place, with qrels=None. judge_col: its judge column, when not judge_id, judge or jg (subtopic_col's too).
     allow_disjoint: evaluate a run that shares no query with the qrels (by default an error: it is
         almost always the wrong file, or ids written otherwise, '301' against 'q301').
     threads, memory_limit, temp_directory: DuckDB settings, for a database made for this call; without
@@ -175,6 +181,7 @@ def evaluate(
     depth, aggregates = check_options([m for m in asked if isinstance(m, Measure)], missing, score_precision, depth,
                                       ties, judged_only, aggregates)
     check_empty_policy(empty, [m for m in asked if isinstance(m, Measure)])
+    subtopic_qrels, subtopic_col = judges_as_subtopics(subtopic_qrels, subtopic_col, judge_qrels, judge_col)
     check_subtopic_qrels(qrels, subtopic_qrels, [m for m in asked if isinstance(m, Measure)])
     check_list_inputs([m for m in asked if isinstance(m, ListMeasure)], train, items, ties, empty)
     columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col,
@@ -312,9 +319,27 @@ def _with_list_rows(con, table, lists: list[ListMeasure], list_labels: list[str]
         con.unregister("sqlrank_result_rows")
 
 
+def judges_as_subtopics(subtopic_qrels, subtopic_col, judge_qrels, judge_col):
+    """Multi-judge qrels are read as subtopic qrels are, the judge in the subtopic's place (sql/24_judges.sql):
+    (subtopic_qrels, subtopic_col) from either spelling, one of them given."""
+    if judge_qrels is not None and subtopic_qrels is not None:
+        raise EvaluationError("judge_qrels and subtopic_qrels are one input under two names (the second key names "
+                              "a judge or a subtopic): pass one of them")
+    if judge_col is not None and subtopic_col is not None:
+        raise EvaluationError("judge_col and subtopic_col name one column under two names: pass one of them")
+    return (subtopic_qrels if judge_qrels is None else judge_qrels), (subtopic_col if judge_col is None else judge_col)
+
+
 def check_subtopic_qrels(qrels, subtopic_qrels, measures: list[Measure]) -> None:
-    """The diversity measures read subtopic qrels, given in place of the qrels; the same on every door."""
-    diversity = [str(m) for m in measures if "subtopics" in m.definition.needs]
+    """The diversity measures read subtopic qrels and the multi-judge ones multi-judge qrels, both given in place
+    of the qrels; the same on every door."""
+    judged = [str(m) for m in measures if "judges" in m.definition.needs]
+    if judged and subtopic_qrels is None:
+        raise MeasureError(f"{', '.join(judged)}: the multi-judge measures read multi-judge qrels (query_id, judge_id, "
+                           "doc_id, relevance; TREC: qid judge docno rel, trec_eval's qrels_jg): pass " + option_hint(
+                               "judge_qrels=<path or table> (and qrels=None)",
+                               "-R qrels_jg (the QRELS file then holds them)"))
+    diversity = [str(m) for m in measures if "subtopics" in m.definition.needs and "judges" not in m.definition.needs]
     if diversity and subtopic_qrels is None:
         raise MeasureError(f"{', '.join(diversity)}: the diversity measures read subtopic qrels (query_id, subtopic_id, "
                            "doc_id, relevance; TREC: qid subtopic docno rel): pass " + option_hint(
@@ -462,6 +487,9 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
     rankings = sqlgen.call(source, sqlgen.literal(qrels), sqlgen.literal(judged), missing=missing)
     if "subtopics" in _needs(measures):  # the diversity measures' ranking.intents (sql/23_subtopics.sql)
         rankings = sqlgen.call("sqlrank.subtopic_rankings", sqlgen.literal(qrels), sqlgen.literal(judged),
+                               sqlgen.literal(SUBTOPIC_QRELS_TABLE), missing=missing)
+    if "judges" in _needs(measures):  # the multi-judge measures' ranking.judges too (sql/24_judges.sql)
+        rankings = sqlgen.call("sqlrank.judge_split_rankings", sqlgen.literal(qrels), sqlgen.literal(judged),
                                sqlgen.literal(SUBTOPIC_QRELS_TABLE), missing=missing)
     values = _measure_values(measures, average=ties == "average")
     names = sqlgen.literal(names or [str(m) for m in measures])  # the measure column: the names reported

@@ -101,7 +101,8 @@ def parameter_check(name: str, measure: str) -> str:
         gain_map = sqlgen.call("sqlrank.gain_map_ok", name, sqlgen.literal(measure))
         return f"(CASE WHEN starts_with({name}, '{{') THEN {gain_map} ELSE {choice} END)" if name == "gain" else choice
     return sqlgen.call("sqlrank.number_ok", name, sqlgen.literal(name), sqlgen.literal(measure),
-                       sqlgen.literal(parameter.minimum_exclusive), sqlgen.literal(parameter.default is None))
+                       sqlgen.literal(parameter.minimum_exclusive), sqlgen.literal(parameter.default is None),
+                       *(sqlgen.literal(bound) for bound in parameter.within or (None, None)))
 
 
 def parameter_argument(name: str) -> str:
@@ -181,14 +182,18 @@ def _subtopic_macro(definition, signature: str, value: str, checks: str) -> str:
     """A diversity measure's table macro: its first table holds subtopic qrels (sqlrank.subtopic_run_rankings);
     the options it cannot take yet (ties := 'average', judged_only, qrels_columns) refused by name, by a branch
     that is one row of the error when one is given (as sqlrank.run_rankings stops on a problem)."""
-    refused = [("ties = 'average'", "ties := 'average' is not defined yet for the diversity measures; use another "
+    # the multi-judge measures read multi-judge qrels the same way, their judge in the subtopic's place
+    family, qrels, key = (("multi-judge", "multi-judge qrels", "judge_id") if "judges" in definition.needs
+                          else ("diversity", "subtopic qrels", "subtopic_id"))
+    refused = [("ties = 'average'", f"ties := 'average' is not defined yet for the {family} measures; use another "
                                     "ties policy"),
-               ("judged_only", "judged_only is not taken yet by the diversity measures in the shell; leave it out"),
-               ("qrels_columns IS NOT NULL", "the subtopic qrels need the columns query_id, subtopic_id, doc_id, "
+               ("judged_only", f"judged_only is not taken yet by the {family} measures in the shell; leave it out"),
+               ("qrels_columns IS NOT NULL", f"the {qrels} need the columns query_id, {key}, doc_id, "
                                              "relevance (qrels_columns is not taken yet); rename them in a view")]
     message = "CASE " + " ".join(f"WHEN {condition} THEN {sqlgen.literal(f'sqlrank: {definition.name}: {reason}')}"
                                  for condition, reason in refused) + " END"
-    rankings = sqlgen.call("sqlrank.subtopic_run_rankings", "qrels_table", "run_table", "depth := depth",
+    source = "sqlrank.judge_run_rankings" if "judges" in definition.needs else "sqlrank.subtopic_run_rankings"
+    rankings = sqlgen.call(source, "qrels_table", "run_table", "depth := depth",
                            "missing := missing", "score_precision := score_precision", "ties := ties",
                            "run_columns := run_columns")
     return (f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"

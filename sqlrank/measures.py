@@ -59,6 +59,9 @@ def parse_parameter(parameter: Parameter, text: str, measure: str) -> object:
         raise MeasureError(messages.render(messages.NOT_FINITE, **said))
     if parameter.minimum_exclusive is not None and value <= parameter.minimum_exclusive:
         raise MeasureError(messages.render(messages.NOT_GREATER, **said, minimum=parameter.minimum_exclusive))
+    if parameter.within is not None and not parameter.within[0] <= value <= parameter.within[1]:
+        low, high = parameter.within
+        raise MeasureError(messages.render(messages.NOT_WITHIN, **said, low=low, high=high))
     return int(value) if value.is_integer() and abs(value) < 2 ** 53 else value  # 1e300 stays 1e+300
 
 
@@ -553,6 +556,18 @@ def trec_name(measure: Measure) -> str:
     if measure.k is not None and definition.trec_family:
         return f"{definition.trec_family}_{measure.k}"
     return str(measure)
+
+
+def trec_name_as_asked(label: str, measure: Measure) -> str:
+    """trec_eval's name of a measure under the name it was asked by: a value list asked trec_eval's way
+    (`set_F.0.50`, `utility.2.0,-1,0,0`, `11pt_avg.0.25,0.5`, `ndcg.1=3.0,2=9`) is printed with its values as
+    typed, `set_F_0.50`, as trec_eval prints it; any other measure as trec_name gives it."""
+    definition, match = measure.definition, _TREC_VALUES_FORM.match(label.strip())
+    if (match and definition.trec_name and measure.k is None
+            and match.group("name").lower() == definition.trec_name.lower()
+            and (definition.trec_values or "=" in match.group("values"))):
+        return f"{definition.trec_name}_{match.group('values')}"
+    return trec_name(measure)
 
 
 def _trec_values_name(measure: Measure, non_default: list[str]) -> str | None:

@@ -24,6 +24,7 @@ class Parameter:
     choices: tuple[str, ...] = ()
     help: str = ""
     minimum_exclusive: float | None = None  # a number must be greater than this
+    within: tuple[float, float] | None = None  # a number must lie from the first to the second, both included
 
 
 PARAMETERS: dict[str, Parameter] = {
@@ -65,7 +66,8 @@ PARAMETERS: dict[str, Parameter] = {
                   "Compat: True divides by the ideal ranking's own compatibility (ir_measures' spelling)"),
         # the diversity measures' (ndeval's -alpha and -beta, with its defaults)
         Parameter("alpha", 0.5, help="the diversity measures' redundancy penalty: each document above covering a "
-                  "subtopic multiplies that subtopic's gain by 1 - alpha (ndeval -alpha)"),
+                  "subtopic multiplies that subtopic's gain by 1 - alpha (ndeval -alpha); from 0 (no penalty) to 1 "
+                  "(only a subtopic's first document gains)", within=(0, 1)),
         Parameter("patience", 0.5, help="NRBP's chance of reading on from one rank to the next (ndeval -beta, "
                   "ir_measures' beta)", minimum_exclusive=0),
     )
@@ -84,7 +86,8 @@ SPREADS = ("std", "stderr", "median", "std_population")
 #   judged_nonrelevant  the judgments labelled 0 (judged, not relevant)
 #   negative_labels     the judgments with a negative label (in the pool but unjudged: infAP, Judged)
 #   subtopics           the subtopic qrels (query_id, subtopic_id, doc_id, relevance): the diversity measures
-NEEDS = ("whole_ranking", "judged_nonrelevant", "negative_labels", "subtopics")
+#   judges              with subtopics: the second key names a judge (trec_eval's qrels_jg), the *_avgjg measures
+NEEDS = ("whole_ranking", "judged_nonrelevant", "negative_labels", "subtopics", "judges")
 
 # What a measure is under ties='average', the expectation over the orderings of each tie group
 # (docs/tie-policies.md):
@@ -307,6 +310,20 @@ REGISTRY: dict[str, MeasureDef] = {
                    cutoff=False, needs=("subtopics", "whole_ranking"), aliases=("MAP-IA", "MAP_IA")),
         MeasureDef("StRecall", "st_recall", "subtopics covered within k / subtopics", ("rel",), needs=("subtopics",),
                    aliases=("strec", "subtopic_recall")),
+        # trec_eval's multi-judge measures (-R qrels_jg): a measure against each judge's qrels, averaged over the
+        # judges; they read multi-judge qrels as the diversity measures read subtopic qrels (sql/24_judges.sql)
+        MeasureDef("AP_avgjg", "ap_avgjg", "AP against each judge's qrels, averaged over the query's judges", ("rel",),
+                   cutoff=False, needs=("subtopics", "judges"), aliases=("map_avgjg",),
+                   trec_name="map_avgjg"),
+        MeasureDef("P_avgjg", "p_avgjg", "P@k against each judge's qrels, averaged over the query's judges", ("rel",),
+                   needs=("subtopics", "judges"), trec_family="P_avgjg", trec_default_cutoffs=_TREC_CUTOFFS),
+        MeasureDef("RprecMult_avgjg", "rprec_mult_avgjg", "RprecMult against each judge's qrels (c_j from R_j), "
+                   "averaged over the query's judges", ("rel", "multiple"), cutoff=False, at="multiple",
+                   needs=("subtopics", "judges"), trec_family="Rprec_mult_avgjg",
+                   trec_default_cutoffs=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),
+        # trec_eval's yaap (m_yaap.c): AP's numerator smoothed against R, averageable over queries
+        MeasureDef("yaap", "yaap", "ln((1 + S) / (1 + R - S)), S = Σ P@i over the relevant retrieved (AP's numerator)",
+                   ("rel",), cutoff=False, trec_name="yaap"),
         # the recommender measures beyond accuracy (docs/recommenders.md)
         MeasureDef("GAUC", "gauc", "per user, the AUC of relevant against every other ranked item; the `all` row "
                    "weights each user by their relevant items (RecBole's GAUC)", ("rel",), cutoff=False,
@@ -336,6 +353,7 @@ NAMED_SETS: dict[str, tuple[str, ...]] = {
                  "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg",
                  "ndcg_cut", "map_cut", "relative_P", "success.1,5,10", "set_P", "set_relative_P", "set_recall",
                  "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj"),
+    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
 }
 
 

@@ -71,14 +71,15 @@ def parameter_sql() -> str:
     number = "TRY_CAST(value AS DOUBLE)"
     whole = f"{number} IS NULL OR NOT isfinite({number}) OR {number} <> floor({number}) OR {number} < 1"
     return f"""
--- true for a good number parameter of a measure (registry.PARAMETERS): finite, above its minimum; NULL
--- only where its default is NULL (nullable). Anything else is an error
-CREATE OR REPLACE MACRO sqlrank.number_ok(value, parameter, measure, minimum_exclusive, nullable) AS
+-- true for a good number parameter of a measure (registry.PARAMETERS): finite, above its minimum, from low
+-- to high (NULL: no bound); NULL only where its default is NULL (nullable). Anything else is an error
+CREATE OR REPLACE MACRO sqlrank.number_ok(value, parameter, measure, minimum_exclusive, nullable, low, high) AS
     CASE
         WHEN value IS NULL AND nullable THEN true
         WHEN {number} IS NULL THEN {_error(messages.NOT_A_NUMBER, **said)}
         WHEN NOT isfinite({number}) THEN {_error(messages.NOT_FINITE, **said)}
         WHEN {number} <= minimum_exclusive THEN {_error(messages.NOT_GREATER, **said, minimum="minimum_exclusive")}
+        WHEN {number} < low OR {number} > high THEN {_error(messages.NOT_WITHIN, **said, low="low", high="high")}
         ELSE true
     END;
 

@@ -27,6 +27,9 @@ CASES = {
     # (query 630 prints 0.2264 only in trec_eval's own arithmetic: sql/21_ranking_parts.sql, rbp_walk)
     "rbp_M50_l2": (["-q", "-M", "50", "-l", "2", "-m", "rbp", "-m", "rbp_resid"], "qrels.robust03_630_389",
                    "input.uic0301_630_389", "out.robust03_630_389.rbp_M50_l2"),
+    # trec_eval -m qrels_jg -q -R qrels_jg qrels.123 results.test  (three judges; qrels.comments.123, the same
+    # with comments, gives the same numbers: tests/test_multi_judge.py)
+    "qrels_jg": (["-q", "-m", "qrels_jg", "-R", "qrels_jg"], "qrels.123", "results.test", "out.test.qrels_jg"),
 }
 
 

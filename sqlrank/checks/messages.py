@@ -59,6 +59,7 @@ GAIN_MAP_TWICE = "{measure}: label {label} is given two gains; give it one"
 NOT_A_NUMBER = "{measure}: {parameter} must be a number, got '{value}'"
 NOT_FINITE = "{measure}: {parameter} must be a finite number, got '{value}'"
 NOT_GREATER = "{measure}: {parameter} must be greater than {minimum}, got '{value}'"
+NOT_WITHIN = "{measure}: {parameter} must be from {low} to {high} (both included), got '{value}'"
 # the C/W/L measures' scale (sql/23_cwl.sql, sqlrank.cwl_scale_ok, says it in the shell), numbers as %g writes them
 GAIN_SCALE = ("{measure}: min_rel must be at least 0 and below max_rel (labels from min_rel to max_rel gain 0 to 1), "
               "got min_rel={low:g}, max_rel={high:g}; give the lowest and the highest label of the judgments' scale")

@@ -46,16 +46,27 @@ TREC_EVAL_ONLY = {
           "shows what a query's ranking holds)",
     "-N": "is trec_eval's number of documents in the collection, which it reads only for utility's fourth weight; "
           "sqlrank refuses that weight unless it is 0, so -N changes nothing: leave it out",
-    "-R": "is trec_eval's format of the judgments: sqlrank reads qrels (-R qrels, trec_eval's default), not yet "
-          "the preference and multi-judge formats (prefs, qrels_prefs, qrels_jg)",
+    "-R": "is trec_eval's format of the judgments: sqlrank reads qrels (-R qrels, trec_eval's default) and "
+          "multi-judge qrels (-R qrels_jg), not yet the preference formats (prefs, qrels_prefs)",
 }
 
 
+# the judgment formats of trec_eval's -R that sqlrank reads: qrels, and multi-judge qrels (read as subtopic
+# qrels are, the judge in the subtopic's place: sql/24_judges.sql)
+REL_FORMATS = ("qrels", "qrels_jg")
+
+
 def refuse_trec_eval_flags(given: dict) -> None:
-    """trec_eval's -D, -N and -R (but -R qrels): a usage error that names the flag and says why."""
+    """trec_eval's -D, -N and -R (but -R qrels or qrels_jg): a usage error that names the flag and says why."""
     for flag, value in given.items():
-        if value is not None and not (flag == "-R" and value == "qrels"):
+        if value is not None and not (flag == "-R" and value in REL_FORMATS):
             raise typer.BadParameter(f"{flag} {TREC_EVAL_ONLY[flag]}", param_hint=flag)
+
+
+def rel_format(value: str | None, options: dict) -> None:
+    """-R qrels_jg: QRELS holds multi-judge qrels, which the evaluation reads where it reads subtopic qrels."""
+    if value == "qrels_jg":
+        options["subtopic_qrels"] = True
 
 
 def judgments(qrels, options: dict) -> dict:

@@ -70,6 +70,7 @@ def eval_command(
         arguments.refuse_trec_eval_flags({"-D": debug_level, "-N": docs_in_collection, "-R": rel_format})
         named_runs, paths = arguments.named_runs(runs)
         options, settings = arguments.evaluation(evaluation)
+        arguments.rel_format(rel_format, options)
         fmt_name, target = arguments.destination(fmt, output, inputs=(qrels, *paths))
         per_query = per_query or no_summary
         # the connection is closed as soon as the numbers are out (which also removes any spill files)
@@ -82,6 +83,9 @@ def eval_command(
                 if zscores is not None:  # the Spark engine does not compute z-scores yet: refused rather than ignored
                     raise typer.BadParameter("z-scores are not computed by --engine spark yet; use --engine duckdb",
                                              param_hint="-Z")
+                if rel_format == "qrels_jg":  # read as subtopic qrels are, which Spark does not carry yet
+                    raise typer.BadParameter("the multi-judge measures are not computed on Spark yet; use --engine "
+                                             "duckdb", param_hint="-R")
                 if options.pop("subtopic_qrels") or options.pop("subtopic_col"):  # DuckDB only (spark/checks.py)
                     raise typer.BadParameter("the diversity measures are not computed on Spark yet; use --engine "
                                              "duckdb", param_hint="--subtopic-qrels")

@@ -29,9 +29,9 @@ def render_result(result, per_query: bool) -> list[bytes]:
     text lines (runid, relstring) in their place; as trec_eval does, num_q, gm_map and gm_bpref are
     printed in the `all` row only. Z-scores (trec_eval -Z) print each measure's name after a Z, as trec_eval does.
     """
-    from ..measures import trec_name
+    from ..measures import trec_name_as_asked
 
-    names = unique_names({name: (trec_name(result.measure(name)), str(result.measure(name)))
+    names = unique_names({name: (trec_name_as_asked(name, result.measure(name)), str(result.measure(name)))
                           for name in result.measures})
     all_only = {name for name in result.measures if result.measure(name).definition.trec_all_only}
     if result.report.zscores:  # trec_eval's "Z%-22s": the text lines (runid, relstring) keep their names

@@ -32,7 +32,9 @@ _COLUMN_SYNONYMS = {
     "doc_id": ("doc_id", "docno", "docid", "doc", "item_id", "item", "pid", "corpus-id", "items"),  # items: a list per user
     "score": ("score", "sim", "similarity", "prediction", "rating"),
     # iteration: ir_measures' name for the second qrels field, which holds the subtopic in diversity qrels
-    "subtopic_id": ("subtopic_id", "subtopic", "iteration", "intent", "aspect", "subtopic_number"),
+    "subtopic_id": ("subtopic_id", "subtopic", "iteration", "intent", "aspect", "subtopic_number",
+                    # the judge of multi-judge qrels (trec_eval's qrels_jg), read in the subtopic's place
+                    "judge_id", "judge", "jg"),
     # last, `score`: ranx's qrels (q_id, doc_id, score) and BEIR's (query-id, corpus-id, score) name the label so
     "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "rating", "target", "score"),
 }
@@ -177,7 +179,7 @@ def inexact_integer(where: str, value, value_name: str) -> InputError:
 _LIKELY = {"query_id": ("topic", "topic_id", "qno", "question", "session"),
            "doc_id": ("document", "document_id", "passage", "product", "article"),
            "score": ("pred", "predicted", "logit", "value"), "relevance": ("qrel", "gain", "grades"),
-           "subtopic_id": ("facet", "sub_topic", "interpretation")}
+           "subtopic_id": ("facet", "sub_topic", "interpretation", "assessor", "annotator", "rater")}
 
 
 def missing_columns(label: str, kind: str, missing: list[str], chosen: dict, names: list[str],

@@ -18,6 +18,11 @@ def check_options(missing, duplicates, depth, score_precision, buckets, ties, ju
                   measures) -> list[str]:
     """The single-machine checks of the options, before any Spark job; the aggregates asked for, once each."""
     _, aggregates = engine.check_options(measures, missing, score_precision, depth, ties, judged_only, aggregates)
+    judged = [str(m) for m in measures if "judges" in m.definition.needs]
+    if judged:  # the same reason: they read multi-judge qrels as the diversity measures read subtopic qrels
+        raise MeasureError(f"{', '.join(judged)}: the multi-judge measures are not computed on Spark yet (they read "
+                           "multi-judge qrels, which the Spark buckets do not carry); evaluate them with the DuckDB "
+                           "engine (sqlrank.evaluate, or --engine duckdb)")
     diversity = [str(m) for m in measures if "subtopics" in m.definition.needs]
     if diversity:  # a bucket holds the ranking pass's tables, not the subtopic qrels the measures read
         raise MeasureError(f"{', '.join(diversity)}: the diversity measures are not computed on Spark yet (they read "
