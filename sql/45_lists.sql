@@ -21,3 +21,62 @@ CREATE OR REPLACE MACRO sqlrank.item_interactions(train_table) AS TABLE
            count(*) / NULLIF(CAST(sum(count(*)) OVER () AS DOUBLE), 0) AS share
     FROM query_table(train_table)
     GROUP BY doc_id;
+
+-- The item similarities (Diversity, IntraListSimilarity, Serendipity) read one more canonical table:
+--   features   (doc_id, feature, weight): each item's feature vector, one row per non-zero component
+--              (an embedding's position and value, or a category with weight 1)
+--
+-- sqlrank.item_vectors(train_table, features_table, similarity) -> (doc_id, feature, weight)
+--     the vectors the cosine reads: with similarity 'features' the features table; with 'cooccurrence' each
+--     item's column of the user × item matrix of the training interactions (a user is a feature of weight 1)
+-- sqlrank.cosine_pairs(pairs_table, train_table, features_table, similarity) -> (a, b, similarity)
+--     the cosine of the item vectors a and b for each distinct pair (a, b) of pairs_table; 0 when an item has
+--     no vector or a vector of zeros (recommenders fills a missing pair with 0)
+-- sqlrank.intra_list_similarities(users_table, lists_table, train_table, features_table, k, similarity)
+--     -> (run_id, query_id, similarity): the mean cosine over the pairs of distinct items of each user's top k,
+--     for the users whose top k has two items or more (the others have no pair)
+--
+-- Example (co-occurrence): training u1: a, b; u2: a -> a = (u1: 1, u2: 1), b = (u1: 1); cos(a, b) = 1 / √2
+CREATE OR REPLACE MACRO sqlrank.item_vectors(train_table, features_table, similarity) AS TABLE
+    SELECT doc_id, feature, weight FROM query_table(features_table) WHERE similarity = 'features'
+    UNION ALL
+    SELECT DISTINCT doc_id, query_id AS feature, 1.0 AS weight FROM query_table(train_table)
+    WHERE similarity = 'cooccurrence';
+
+CREATE OR REPLACE MACRO sqlrank.cosine_pairs(pairs_table, train_table, features_table, similarity) AS TABLE
+    WITH wanted AS (
+        SELECT DISTINCT a, b FROM query_table(pairs_table)
+    ),
+    vectors AS (
+        FROM sqlrank.item_vectors(train_table, features_table, similarity)
+        SEMI JOIN (SELECT a AS doc_id FROM wanted UNION SELECT b FROM wanted) USING (doc_id)
+    ),
+    norms AS (
+        SELECT doc_id, sqrt(sum(weight * weight ORDER BY feature)) AS norm FROM vectors GROUP BY doc_id
+    ),
+    dots AS (
+        SELECT w.a, w.b, sum(va.weight * vb.weight ORDER BY va.feature) AS dot
+        FROM wanted AS w
+        JOIN vectors AS va ON va.doc_id = w.a
+        JOIN vectors AS vb ON vb.doc_id = w.b AND vb.feature = va.feature
+        GROUP BY w.a, w.b
+    )
+    SELECT w.a, w.b, coalesce(d.dot / NULLIF(na.norm * nb.norm, 0), 0.0) AS similarity
+    FROM wanted AS w
+    LEFT JOIN dots AS d USING (a, b)
+    LEFT JOIN norms AS na ON na.doc_id = w.a
+    LEFT JOIN norms AS nb ON nb.doc_id = w.b;
+
+CREATE OR REPLACE MACRO sqlrank.intra_list_similarities(users_table, lists_table, train_table, features_table, k,
+                                                        similarity) AS TABLE
+    WITH lists AS (
+        FROM sqlrank.user_lists(users_table, lists_table, k)
+    ),
+    pairs AS (
+        SELECT l1.run_id, l1.query_id, l1.doc_id AS a, l2.doc_id AS b
+        FROM lists AS l1 JOIN lists AS l2 USING (run_id, query_id)
+        WHERE l1.doc_id < l2.doc_id
+    )
+    SELECT p.run_id, p.query_id, sum(s.similarity ORDER BY p.a, p.b) / NULLIF(count(*), 0) AS similarity
+    FROM pairs AS p JOIN sqlrank.cosine_pairs('pairs', train_table, features_table, similarity) AS s USING (a, b)
+    GROUP BY p.run_id, p.query_id;

@@ -348,6 +348,9 @@ NAMED_SETS: dict[str, tuple[str, ...]] = {
 LIST_INPUTS = {
     "train": "the training interactions (user, item), one row each: item popularity, and the catalogue without items",
     "items": "the catalogue, one item per row (an item_id or doc_id column); without it, the training items",
+    # the item similarities of Diversity, IntraListSimilarity and Serendipity (sqlrank/item_features.py)
+    "features": "the items' features: a vector per item (a list column, or one number column per component) or "
+                "categories (a text column, one row per category, or a list of them), for similarity=features",
 }
 
 
@@ -361,6 +364,7 @@ class ListMeasureDef:
     aliases: tuple[str, ...] = ()
     better: str = "higher"
     params: tuple[str, ...] = ()  # keys of LIST_PARAMETERS
+    similarities: bool = False  # reads item similarities: its macro also takes features, relevant, similarity
     # what the rest of sqlrank reads of a measure (result layouts, plots): a list measure has a cutoff and a mean
     cutoff: bool = True
     aggregate: str = "mean"
@@ -373,6 +377,10 @@ LIST_PARAMETERS: dict[str, Parameter] = {
     "tail": Parameter("tail", 0.1, help="APLT's long tail: below 1 the share of the training items with the fewest "
                                         "interactions (at least one item), from 1 on the most interactions a tail "
                                         "item has (RecBole's tail_ratio)", minimum_exclusive=0),
+    # recommenders' item_sim_measure: item_cooccurrence_count (its default) or item_feature_vector
+    "similarity": Parameter("similarity", "cooccurrence", ("cooccurrence", "features"),
+                            help="the items' cosine similarity: of their columns of the training interactions "
+                                 "(co-occurrence) or of their features vectors (the features input)"),
 }
 
 LIST_MEASURES: dict[str, ListMeasureDef] = {
@@ -395,5 +403,16 @@ LIST_MEASURES: dict[str, ListMeasureDef] = {
                        better="lower"),
         ListMeasureDef("Personalization", "personalization", "1 - mean cosine similarity of two users' "
                        "top k lists", (), whole_run=True, aliases=("personalization",)),
+        # the measures of item similarity (recommenders' python_evaluation): the similarity parameter says
+        # whether they read the training interactions or the features (ListMeasure.inputs)
+        ListMeasureDef("Diversity", "diversity", "1 - mean cosine similarity of the pairs of items in the top k "
+                       "(recommenders' diversity)", (), aliases=("diversity", "ILD"), params=("similarity",),
+                       similarities=True),
+        ListMeasureDef("IntraListSimilarity", "intra_list_similarity", "mean cosine similarity of the pairs of "
+                       "items in the top k (ILS)", (), aliases=("ILS", "intra_list_similarity"), better="lower",
+                       params=("similarity",), similarities=True),
+        ListMeasureDef("Serendipity", "serendipity", "mean over the top k of (1 - mean similarity to the user's "
+                       "training items) if relevant, else 0 (recommenders' serendipity)", ("train",),
+                       aliases=("serendipity",), params=("similarity",), similarities=True),
     )
 }

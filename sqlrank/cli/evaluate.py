@@ -49,6 +49,10 @@ def eval_command(
     items: Annotated[Optional[str], typer.Option(
         "--items", metavar="FILE", show_default=False,
         help="the catalogue, an item_id column, for CatalogCoverage and Gini [default: the --train items]")] = None,
+    features: Annotated[Optional[str], typer.Option(
+        "--features", metavar="FILE", show_default=False,
+        help="the items' features (an item_id column and a vector or categories), for Diversity, "
+             "IntraListSimilarity and Serendipity with similarity=features")] = None,
     zscores: Annotated[Optional[Path], typer.Option(
         "-Z", "--Zscore", metavar="ZMEAN_FILE", show_default=False,
         help="print z-scores, (value - mean) / stddev, with each query's and measure's mean and deviation read from "
@@ -85,7 +89,7 @@ def eval_command(
                 if options.pop("subtopic_qrels") or options.pop("subtopic_col"):  # DuckDB only (spark/checks.py)
                     raise typer.BadParameter("the diversity measures are not computed on Spark yet; use --engine "
                                              "duckdb", param_hint="--subtopic-qrels")
-                for name, given in (("--train", train), ("--items", items)):
+                for name, given in (("--train", train), ("--items", items), ("--features", features)):
                     if given is not None:  # read only by the list measures, which Spark does not compute yet
                         raise typer.BadParameter("the list measures are not available with --engine spark; use "
                                                  "--engine duckdb", param_hint=name)
@@ -99,7 +103,7 @@ def eval_command(
             else:
                 result = sqlrank.evaluate(**arguments.judgments(qrels, options), run=named_runs,
                                           measures=arguments.measure_list(measure), connection=con, train=train,
-                                          items=items, zscores=zscores, **options)
+                                          items=items, features=features, zscores=zscores, **options)
         terminal.show_notices(result)
         if no_summary:
             result = result.without_summary()
