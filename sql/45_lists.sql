@@ -80,3 +80,17 @@ CREATE OR REPLACE MACRO sqlrank.intra_list_similarities(users_table, lists_table
     SELECT p.run_id, p.query_id, sum(s.similarity ORDER BY p.a, p.b) / NULLIF(count(*), 0) AS similarity
     FROM pairs AS p JOIN sqlrank.cosine_pairs('pairs', train_table, features_table, similarity) AS s USING (a, b)
     GROUP BY p.run_id, p.query_id;
+
+-- sqlrank.list_weights(users_table, lists_table, train_table, k) -> (run_id, query_id, items, pair, history)
+--     how much each user weighs in the `all` row of a per-user list measure, for an engine that makes that row
+--     from the per-user values (Spark; registry.ListMeasureDef.all_weight): the items of the top k (Novelty,
+--     whose `all` row is over every recommendation), 1 when the top k has a pair of items (Diversity,
+--     IntraListSimilarity), 1 when the user has a top k and a training history (Serendipity), else 0
+CREATE OR REPLACE MACRO sqlrank.list_weights(users_table, lists_table, train_table, k) AS TABLE
+    SELECT u.run_id, u.query_id, CAST(count(l.doc_id) AS DOUBLE) AS items,
+           CASE WHEN count(l.doc_id) >= 2 THEN 1.0 ELSE 0.0 END AS pair,
+           CASE WHEN count(l.doc_id) >= 1 AND u.query_id IN (SELECT query_id FROM query_table(train_table))
+                THEN 1.0 ELSE 0.0 END AS history
+    FROM query_table(users_table) AS u
+    LEFT JOIN sqlrank.user_lists(users_table, lists_table, k) AS l USING (run_id, query_id)
+    GROUP BY u.run_id, u.query_id;

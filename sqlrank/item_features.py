@@ -103,13 +103,13 @@ def _element(kind: str) -> str | None:
 def _all_vectors(con, source: str, column: str) -> bool:
     """Whether every value of a text column reads as a list of numbers ("[0.5, 1]")."""
     return con.execute(f"SELECT count(*) > 0 AND count(*) = count(TRY_CAST({column} AS DOUBLE[])) "
-                       f"FROM {source} WHERE {column} IS NOT NULL").fetchone()[0]
+                       f"FROM {source} WHERE {column} IS NOT NULL").fetchall()[0][0]
 
 
 def _check_vectors(con, source: str, item: str, column: str, label: str) -> None:
     """One vector per item, all of one length: else the cosines would compare what is not comparable."""
-    repeated = con.execute(f"SELECT {sqlgen.identifier(item)} FROM {source} GROUP BY ALL HAVING count(*) > 1 "
-                           "LIMIT 1").fetchone()
+    repeated = next(iter(con.execute(f"SELECT {sqlgen.identifier(item)} FROM {source} GROUP BY ALL "
+                                     "HAVING count(*) > 1 LIMIT 1").fetchall()), None)
     if repeated:
         raise InputError(f"{label}: item {repeated[0]!r} has more than one feature vector; give one row per item")
     lengths = con.execute(f"SELECT DISTINCT len({column}) FROM {source} WHERE {column} IS NOT NULL "

@@ -123,7 +123,7 @@ def load_list_inputs(con, train, items, columns: dict, features=None) -> None:
     for given, table, what in ((train, TRAIN_TABLE, "the training interactions (train)"),
                                (items, CATALOGUE_TABLE, "the catalogue (items)"),
                                (features, FEATURES_TABLE, "the items' features (features)")):
-        if given is not None and not con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]:
+        if given is not None and not con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]:
             raise InputError(f"{what} has no rows: every list measure reading it would be 0; give the rows "
                              "(a user and an item column for train, the item ids for items)")
 
@@ -166,6 +166,16 @@ def list_rows_sql(measures: list[ListMeasure], labels: list[str]) -> str:
         parts.append(f"SELECT run_id, query_id, {sqlgen.literal(label)} AS measure, CAST(value AS DOUBLE) AS value "
                      f"FROM {call}")
     return "\nUNION ALL\n".join(parts)
+
+
+def list_weights_sql(measures: list[ListMeasure], labels: list[str]) -> str | None:
+    """(run_id, query_id, measure, weight) of the list measures whose `all` row weighs the users
+    (ListMeasureDef.all_weight), from the tables made for them; None when no such measure was asked."""
+    parts = [f"SELECT run_id, query_id, {sqlgen.literal(label)} AS measure, {measure.definition.all_weight} AS weight "
+             f"FROM " + sqlgen.call("sqlrank.list_weights", *(sqlgen.literal(name) for name in (
+                 USERS_TABLE, LISTS_TABLE, TRAIN_TABLE)), sqlgen.literal(measure.k))
+             for measure, label in zip(measures, labels) if measure.definition.all_weight]
+    return "\nUNION ALL\n".join(parts) or None
 
 
 def make_lists(con, run_tables: list[tuple[str | None, str]], rankings: str, measures: list[ListMeasure]) -> None:

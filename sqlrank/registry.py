@@ -365,6 +365,9 @@ class ListMeasureDef:
     better: str = "higher"
     params: tuple[str, ...] = ()  # keys of LIST_PARAMETERS
     similarities: bool = False  # reads item similarities: its macro also takes features, relevant, similarity
+    # how its `all` row weighs each user, for an engine that makes it from the per-user values (Spark): None,
+    # each user 1; else a column of sqlrank.list_weights (sql/45_lists.sql): items, pair or history
+    all_weight: str | None = None
     # what the rest of sqlrank reads of a measure (result layouts, plots): a list measure has a cutoff and a mean
     cutoff: bool = True
     aggregate: str = "mean"
@@ -387,7 +390,8 @@ LIST_MEASURES: dict[str, ListMeasureDef] = {
     m.name: m
     for m in (
         ListMeasureDef("Novelty", "novelty", "mean -log2(item's share of the training interactions) of the top k; "
-                       "the `all` row over every recommendation (recommenders)", ("train",), aliases=("novelty",)),
+                       "the `all` row over every recommendation (recommenders)", ("train",), aliases=("novelty",),
+                       all_weight="items"),
         ListMeasureDef("ARP", "arp", "mean training interactions of the top k items (RecBole's AveragePopularity)",
                        ("train",), aliases=("AveragePopularity",), better="lower"),
         ListMeasureDef("APLT", "aplt", "share of the top k in the long tail of the training items (RecBole's "
@@ -407,12 +411,13 @@ LIST_MEASURES: dict[str, ListMeasureDef] = {
         # whether they read the training interactions or the features (ListMeasure.inputs)
         ListMeasureDef("Diversity", "diversity", "1 - mean cosine similarity of the pairs of items in the top k "
                        "(recommenders' diversity)", (), aliases=("diversity", "ILD"), params=("similarity",),
-                       similarities=True),
+                       similarities=True, all_weight="pair"),
         ListMeasureDef("IntraListSimilarity", "intra_list_similarity", "mean cosine similarity of the pairs of "
                        "items in the top k (ILS)", (), aliases=("ILS", "intra_list_similarity"), better="lower",
-                       params=("similarity",), similarities=True),
+                       params=("similarity",), similarities=True, all_weight="pair"),
         ListMeasureDef("Serendipity", "serendipity", "mean over the top k of (1 - mean similarity to the user's "
                        "training items) if relevant, else 0 (recommenders' serendipity)", ("train",),
-                       aliases=("serendipity",), params=("similarity",), similarities=True),
+                       aliases=("serendipity",), params=("similarity",), similarities=True,
+                       all_weight="history"),
     )
 }

@@ -51,10 +51,15 @@ def test_the_options_they_do_not_take_are_refused_by_name():
         sqlrank.evaluate(truth, run, ["Novelty"], train=train, empty="one")
 
 
-def test_spark_refuses_them_by_name_before_starting():
+def test_spark_refuses_the_measures_of_the_whole_run_by_name_before_starting():
     spark = pytest.importorskip("sqlrank.spark")
-    with pytest.raises(sqlrank.MeasureError, match="Personalization@10: the list measures .* not computed on Spark"):
+    with pytest.raises(sqlrank.MeasureError, match="Personalization@10: a list measure of the whole run reads every "
+                                                   "user's list at once, .* not computed on Spark"):
         spark.evaluate("truth.csv", "recs.csv", ["nDCG@10", "Personalization@10"])
+    with pytest.raises(sqlrank.MeasureError, match=r"Novelty reads the training interactions.*give train="):
+        spark.evaluate("truth.csv", "recs.csv", ["Novelty"])
+    done = invoke("eval", "truth.csv", "recs.csv", "-m", "Gini", "--items", "items.csv", "--engine", "spark")
+    assert done.exit_code == 2 and "--items" in done.stderr and "--engine spark does not compute" in done.stderr
 
 
 def test_an_empty_input_is_refused_not_scored_0():
