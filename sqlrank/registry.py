@@ -342,7 +342,8 @@ NAMED_SETS: dict[str, tuple[str, ...]] = {
 # ---------------------------------------------------------------- the list measures (beyond accuracy, docs/recommenders.md)
 # Measures of the recommended lists themselves, not of their relevance: each is read from every evaluated user's
 # top k items and an input beside the truth and the run (LIST_INPUTS), by one table macro,
-# sql/lists/<macro>.sql's sqlrank.list_<macro>(users, lists, train, catalogue, k, tail) (docs/recommenders.md).
+# sql/lists/<macro>.sql's sqlrank.list_<macro>(users, lists, train, catalogue, k, tail), a measure of item
+# similarities with three more, (..., features, relevant, similarity) (docs/recommenders.md).
 # A whole-run measure (coverage, Gini, personalization) has its `all` row alone.
 
 LIST_INPUTS = {
