@@ -52,14 +52,25 @@ CREATE OR REPLACE MACRO sqlrank.cosine_pairs(pairs_table, train_table, features_
         SEMI JOIN (SELECT a AS doc_id FROM wanted UNION SELECT b FROM wanted) USING (doc_id)
     ),
     norms AS (
-        SELECT doc_id, sqrt(sum(weight * weight ORDER BY feature)) AS norm FROM vectors GROUP BY doc_id
+        SELECT doc_id, sqrt(sum(weight * weight ORDER BY feature)) AS norm, count(*) AS size
+        FROM vectors GROUP BY doc_id
+    ),
+    -- the item with the shorter vector is read component by component and looked up in the other's, so that a
+    -- pair costs its shorter vector (a popular item's co-occurrence vector holds thousands of users)
+    oriented AS (
+        SELECT w.a, w.b,
+               CASE WHEN coalesce(na.size, 0) <= coalesce(nb.size, 0) THEN w.a ELSE w.b END AS shorter,
+               CASE WHEN coalesce(na.size, 0) <= coalesce(nb.size, 0) THEN w.b ELSE w.a END AS longer
+        FROM wanted AS w
+        LEFT JOIN norms AS na ON na.doc_id = w.a
+        LEFT JOIN norms AS nb ON nb.doc_id = w.b
     ),
     dots AS (
-        SELECT w.a, w.b, sum(va.weight * vb.weight ORDER BY va.feature) AS dot
-        FROM wanted AS w
-        JOIN vectors AS va ON va.doc_id = w.a
-        JOIN vectors AS vb ON vb.doc_id = w.b AND vb.feature = va.feature
-        GROUP BY w.a, w.b
+        SELECT o.a, o.b, sum(vs.weight * vl.weight ORDER BY vs.feature) AS dot
+        FROM oriented AS o
+        JOIN vectors AS vs ON vs.doc_id = o.shorter
+        JOIN vectors AS vl ON vl.doc_id = o.longer AND vl.feature = vs.feature
+        GROUP BY o.a, o.b
     )
     SELECT w.a, w.b, coalesce(d.dot / NULLIF(na.norm * nb.norm, 0), 0.0) AS similarity
     FROM wanted AS w
