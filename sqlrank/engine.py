@@ -94,6 +94,7 @@ def evaluate(
     connection: duckdb.DuckDBPyConnection | None = None,
     train=None,
     items=None,
+    features=None,
 ) -> Result:
     """Evaluate one or more runs against relevance judgments.
 
@@ -167,6 +168,9 @@ def evaluate(
         (docs/recommenders.md).
     items: the catalogue (CatalogCoverage, Gini): a list of item ids, a DataFrame, Arrow table or CSV/Parquet
         path with an item_id (or doc_id) column.
+    features: the items' features, for Diversity, IntraListSimilarity and Serendipity with similarity=features:
+        a dict {item: vector or categories}, a DataFrame, Arrow table or CSV/Parquet path with an item_id column
+        and a vector (a list column, or one number column per component) or categories (docs/recommenders.md).
     connection: evaluate in this DuckDB connection instead (the macros are
         installed into it once, and again only if another sqlrank version put
         its own there; its temporary tables sqlrank_* are replaced).
@@ -183,7 +187,7 @@ def evaluate(
     check_empty_policy(empty, [m for m in asked if isinstance(m, Measure)])
     subtopic_qrels, subtopic_col = judges_as_subtopics(subtopic_qrels, subtopic_col, judge_qrels, judge_col)
     check_subtopic_qrels(qrels, subtopic_qrels, [m for m in asked if isinstance(m, Measure)])
-    check_list_inputs([m for m in asked if isinstance(m, ListMeasure)], train, items, ties, empty)
+    check_list_inputs([m for m in asked if isinstance(m, ListMeasure)], train, items, ties, empty, features)
     columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col,
                     "subtopic_id": subtopic_col},
                "qrels": column_mapping("qrels", qrels_columns),
@@ -200,7 +204,7 @@ def evaluate(
         raise EvaluationError(f"zscores (trec_eval -Z) is for the per-query measures, not the list measures "
                               f"({', '.join(list_labels)}); evaluate those without zscores")
     options = (asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates, columns,
-               allow_disjoint, ties, empty, rel, subtopic_qrels, (train, items, list_labels),
+               allow_disjoint, ties, empty, rel, subtopic_qrels, (train, items, list_labels, features),
                (zscores, zscore_rows))
     unread = rel_unread_notice([(label, m) for label, m in labelled if not isinstance(m, ListMeasure)], rel)
     if connection is not None:
@@ -224,11 +228,11 @@ def _noted(result: Result, notice: str | None) -> Result:
 
 def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates,
               columns, allow_disjoint, ties, empty="zero", rel=None, subtopic_qrels=None,
-              list_inputs=(None, None, []), zscores=(None, None)) -> Result:
+              list_inputs=(None, None, [], None), zscores=(None, None)) -> Result:
     parsed = [m for m in asked if isinstance(m, Measure)]
     text = [m for m in asked if isinstance(m, TextMeasure)]
     lists = [m for m in asked if isinstance(m, ListMeasure)]
-    train, items, list_labels = list_inputs
+    train, items, list_labels, features = list_inputs
     names = _asked_order(asked, labels, list_labels)  # the measures and the list measures, in the order asked
     report = None
     try:
@@ -270,8 +274,8 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
             # the training interactions name their user and item columns as the truth does
             ids = {name: column for name, column in (shared | columns["qrels"]).items()
                    if column and name in ("query_id", "doc_id")}
-            table = _with_list_rows(con, table, lists, list_labels, report, missing, train, items, ids,
-                                    names)
+            table = _with_list_rows(con, table, lists, list_labels, report, missing, (train, items, features),
+                                    ids, names)
         if empty == "one":
             table = score_one(con, table)
         if zscores[1] is not None:
@@ -301,10 +305,11 @@ def _asked_order(asked: list, labels: list[str], list_labels: list[str]) -> list
 
 
 def _with_list_rows(con, table, lists: list[ListMeasure], list_labels: list[str], report: Report, missing: str,
-                    train, items, columns, names: list[str]):
+                    inputs: tuple, columns, names: list[str]):
     """The result's rows with the list measures' (sqlrank/lists.py) among them, in the result's order: run by
     run, each user's rows by query_id, then the `all` rows; each row's measures in the order asked."""
-    load_list_inputs(con, train, items, columns)
+    train, items, features = inputs
+    load_list_inputs(con, train, items, columns, features)
     rankings = sqlgen.call("sqlrank.rankings", sqlgen.literal(QRELS_TABLE), sqlgen.literal(JUDGED_TABLE),
                            missing=missing)
     make_lists(con, report.run_tables, rankings, lists)

@@ -19,9 +19,13 @@ from .registry import LIST_INPUTS, LIST_MEASURES, LIST_PARAMETERS, ListMeasureDe
 
 USERS_TABLE, LISTS_TABLE = "sqlrank_list_users", "sqlrank_lists"
 TRAIN_TABLE, CATALOGUE_TABLE = "sqlrank_train", "sqlrank_catalogue"
+FEATURES_TABLE, RELEVANT_TABLE = "sqlrank_features", "sqlrank_relevant"
 # the catalogue's item column, by the names recommender data give it
 ITEM_COLUMNS = ("item_id", "doc_id", "item", "itemid", "ItemId", "movie_id", "product_id", "docno")
 
+# relevant as trec_eval's default relevance level says: a label of 1 or more
+RELEVANT_SQL = ("SELECT DISTINCT CAST(query_id AS VARCHAR) AS query_id, CAST(doc_id AS VARCHAR) AS doc_id "
+                "FROM {qrels} WHERE relevance >= 1")
 _FORM = re.compile(r"^(?P<name>[A-Za-z_]+)(?:\((?P<params>[^)]*)\))?(?:@(?P<k>[^@]*))?$")
 _NAMES = {spelling.lower(): m for m in LIST_MEASURES.values() for spelling in (m.name, *m.aliases)}
 
@@ -34,6 +38,15 @@ class ListMeasure:
 
     def param(self, name: str):
         return dict(self.params).get(name, LIST_PARAMETERS[name].default)
+
+    def input_groups(self) -> list[tuple[str, ...]]:
+        """The inputs it reads, each group given by any one of its members: its definition's, and for a measure
+        of item similarities the training interactions or the features, as its similarity parameter says."""
+        groups = [self.definition.inputs] if self.definition.inputs else []
+        if self.definition.similarities:
+            source = ("features",) if self.param("similarity") == "features" else ("train",)
+            groups += [] if source in groups else [source]
+        return groups
 
     def __str__(self) -> str:
         shown = ",".join(f"{name}={value}" for name, value in self.params)
@@ -64,7 +77,8 @@ def parse_list_measure(spelling: str) -> ListMeasure | None:
     return ListMeasure(definition, k, shown)
 
 
-def check_list_inputs(measures: list[ListMeasure], train, items, ties: str = "trec", empty: str = "zero") -> None:
+def check_list_inputs(measures: list[ListMeasure], train, items, ties: str = "trec", empty: str = "zero",
+                      features=None) -> None:
     """A list measure without the input it reads: refused by name, with the keyword (CLI option) to give; so are
     the options they do not take yet (they read each user's top k in trec_eval's order, and no user scores 1)."""
     if measures and ties != "trec":
@@ -73,19 +87,23 @@ def check_list_inputs(measures: list[ListMeasure], train, items, ties: str = "tr
     if measures and empty == "one":
         raise MeasureError(f"{measures[0]}: the list measures do not take empty='one' (a user without relevant items "
                            "scored 1) yet; use zero, skip or error, or evaluate them in a call of their own")
+    given = {"train": train, "items": items, "features": features}
     for measure in measures:
-        needed = measure.definition.inputs
-        if needed and all({"train": train, "items": items}[name] is None for name in needed):
-            options = " or ".join(f"{name}= (CLI: --{name})" for name in needed)
-            raise MeasureError(f"{measure} reads {' or '.join(LIST_INPUTS[name].split(':')[0] for name in needed)}; "
-                               f"give {options}")
+        for needed in measure.input_groups():
+            if all(given[name] is None for name in needed):
+                options = " or ".join(f"{name}= (CLI: --{name})" for name in needed)
+                raise MeasureError(f"{measure} reads {' or '.join(LIST_INPUTS[name].split(':')[0] for name in needed)}"
+                                   f"; give {options}")
 
 
-def load_list_inputs(con, train, items, columns: dict) -> None:
-    """The training interactions and the catalogue as sqlrank_train (query_id, doc_id) and sqlrank_catalogue
-    (doc_id), empty when not given (a measure that reads them was refused before). The training rows are read as
-    truth without labels is, by the same readers (a user and an item column, any other column refused)."""
-    from . import readers
+def load_list_inputs(con, train, items, columns: dict, features=None) -> None:
+    """The training interactions, the catalogue and the items' features as sqlrank_train (query_id, doc_id),
+    sqlrank_catalogue (doc_id) and sqlrank_features (doc_id, feature, weight), empty when not given (a measure
+    that reads them was refused before). The training rows are read as truth without labels is, by the same
+    readers (a user and an item column, any other column refused)."""
+    from . import item_features, readers
+
+    con.execute(sqlgen.create_temp_table(FEATURES_TABLE, item_features.features_sql(con, features)))
 
     if train is not None:
         try:  # the readers name the input they read as the qrels: say which one it is
@@ -103,8 +121,9 @@ def load_list_inputs(con, train, items, columns: dict) -> None:
         con.execute(sqlgen.create_temp_table(CATALOGUE_TABLE, f"SELECT DISTINCT doc_id FROM {TRAIN_TABLE}"))
     # an empty input would make every value 0 in silence
     for given, table, what in ((train, TRAIN_TABLE, "the training interactions (train)"),
-                               (items, CATALOGUE_TABLE, "the catalogue (items)")):
-        if given is not None and not con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]:
+                               (items, CATALOGUE_TABLE, "the catalogue (items)"),
+                               (features, FEATURES_TABLE, "the items' features (features)")):
+        if given is not None and not con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]:
             raise InputError(f"{what} has no rows: every list measure reading it would be 0; give the rows "
                              "(a user and an item column for train, the item ids for items)")
 
@@ -139,18 +158,34 @@ def list_rows_sql(measures: list[ListMeasure], labels: list[str]) -> str:
     parts = []
     for measure, label in zip(measures, labels):
         arguments = [sqlgen.literal(name) for name in (USERS_TABLE, LISTS_TABLE, TRAIN_TABLE, CATALOGUE_TABLE)]
-        tail = measure.param("tail")
-        call = sqlgen.call(f"sqlrank.list_{measure.definition.macro}", *arguments, sqlgen.literal(measure.k),
-                           sqlgen.literal(float(tail)))
+        arguments += [sqlgen.literal(measure.k), sqlgen.literal(float(measure.param("tail")))]
+        if measure.definition.similarities:
+            arguments += [sqlgen.literal(FEATURES_TABLE), sqlgen.literal(RELEVANT_TABLE),
+                          sqlgen.literal(measure.param("similarity"))]
+        call = sqlgen.call(f"sqlrank.list_{measure.definition.macro}", *arguments)
         parts.append(f"SELECT run_id, query_id, {sqlgen.literal(label)} AS measure, CAST(value AS DOUBLE) AS value "
                      f"FROM {call}")
     return "\nUNION ALL\n".join(parts)
 
 
+def list_weights_sql(measures: list[ListMeasure], labels: list[str]) -> str | None:
+    """(run_id, query_id, measure, weight) of the list measures whose `all` row weighs the users
+    (ListMeasureDef.all_weight), from the tables made for them; None when no such measure was asked."""
+    parts = [f"SELECT run_id, query_id, {sqlgen.literal(label)} AS measure, {measure.definition.all_weight} AS weight "
+             f"FROM " + sqlgen.call("sqlrank.list_weights", *(sqlgen.literal(name) for name in (
+                 USERS_TABLE, LISTS_TABLE, TRAIN_TABLE)), sqlgen.literal(measure.k))
+             for measure, label in zip(measures, labels) if measure.definition.all_weight]
+    return "\nUNION ALL\n".join(parts) or None
+
+
 def make_lists(con, run_tables: list[tuple[str | None, str]], rankings: str, measures: list[ListMeasure]) -> None:
-    """sqlrank_list_users, the users each run is evaluated on (from `rankings`, the policies applied), and
-    sqlrank_lists, each run's ranked items within the largest cutoff asked (the whole list if one has none)."""
+    """sqlrank_list_users, the users each run is evaluated on (from `rankings`, the policies applied),
+    sqlrank_lists, each run's ranked items within the largest cutoff asked (the whole list if one has none), and
+    sqlrank_relevant, the items the truth judges relevant to each user (Serendipity)."""
+    from .readers import QRELS_TABLE
+
     con.execute(sqlgen.create_temp_table(USERS_TABLE, f"SELECT DISTINCT run_id, query_id FROM {rankings}"))
+    con.execute(sqlgen.create_temp_table(RELEVANT_TABLE, RELEVANT_SQL.format(qrels=sqlgen.identifier(QRELS_TABLE))))
     cutoffs = [m.k for m in measures]
     depth = None if None in cutoffs else max(cutoffs)
     for number, (run_id, table) in enumerate(run_tables):
@@ -162,6 +197,32 @@ def make_lists(con, run_tables: list[tuple[str | None, str]], rankings: str, mea
                     else sqlgen.insert_by_name(LISTS_TABLE, select))
 
 
+# the shell macro's tables of the item similarities: the features in their canonical long form (an item, a
+# feature, a weight: docs/recommenders.md shows how a vector column becomes one) and the relevant items; the
+# input the similarity reads is refused by name when it is NULL, since an empty one would give 0s in silence
+_SIMILARITY_CTES = (
+    "sqlrank_no_train AS (SELECT CAST(NULL AS VARCHAR) AS query_id, CAST(NULL AS VARCHAR) AS doc_id WHERE false),\n"
+    "sqlrank_no_features AS (SELECT CAST(NULL AS VARCHAR) AS doc_id, CAST(NULL AS VARCHAR) AS feature, "
+    "CAST(NULL AS DOUBLE) AS weight WHERE false),\n"
+    "sqlrank_features AS (\n"
+    "    SELECT CAST(COLUMNS('^(doc_id|item_id)$') AS VARCHAR) AS doc_id, CAST(feature AS VARCHAR) AS feature,\n"
+    "           CAST(weight AS DOUBLE) AS weight\n"
+    "    FROM query_table(coalesce(features, 'sqlrank_no_features'))\n"
+    "),\n"
+    "sqlrank_relevant AS (\n"
+    "    SELECT DISTINCT CAST(query_id AS VARCHAR) AS query_id, CAST(doc_id AS VARCHAR) AS doc_id\n"
+    "    FROM query_table(qrels_table) WHERE relevance >= 1\n"
+    "),\n")
+_SIMILARITY_CHECK = (
+    "\nWHERE CASE WHEN similarity = 'features' AND features IS NULL THEN error('{measure} with similarity := "
+    "''features'' reads the items'' features: give features := ''<table of item_id, feature, weight>''')\n"
+    "           WHEN similarity = 'cooccurrence' AND train IS NULL THEN error('{measure} with similarity := "
+    "''cooccurrence'' reads the training interactions: give train := ''<table of query_id, doc_id>''')\n"
+    "           WHEN similarity NOT IN ('cooccurrence', 'features') THEN error('{measure}: unknown "
+    "similarity ''' || similarity || ''' (expected one of: cooccurrence, features)')\n"
+    "           ELSE true END")
+
+
 def shell_sql() -> str:
     """The DuckDB shell's table macro of each list measure, made from the registry:
     `sqlrank.<macro>(qrels_table, run_table, [train := 'train',] [items := NULL,] k := NULL, <parameters>,
@@ -170,20 +231,25 @@ def shell_sql() -> str:
     the macro can make for a measure of the whole run. The four tables sqlrank.list_<macro> reads are its CTEs."""
     statements = []
     for definition in LIST_MEASURES.values():
-        options = ([("train", "train")] if "train" in definition.inputs else []) + (
-            [("items", None)] if "items" in definition.inputs else []) + [("k", None)] + [
+        similarities = definition.similarities
+        options = ([("train", "train")] if "train" in definition.inputs or similarities else []) + (
+            [("items", None)] if "items" in definition.inputs else []) + (
+            [("features", None)] if similarities else []) + [("k", None)] + [
             (name, LIST_PARAMETERS[name].default) for name in definition.params] + [("missing", "zero")]
         signature = ", ".join(["qrels_table", "run_table"] + [f"{name} := {sqlgen.literal(value)}"
                                                              for name, value in options])
         train = ("SELECT CAST(query_id AS VARCHAR) AS query_id, CAST(doc_id AS VARCHAR) AS doc_id "
                  "FROM query_table(train)") if "train" in definition.inputs else \
             "SELECT CAST(NULL AS VARCHAR) AS query_id, CAST(NULL AS VARCHAR) AS doc_id WHERE false"
+        if similarities:  # train := NULL with similarity := 'features' reads no training table
+            train = ("SELECT CAST(query_id AS VARCHAR) AS query_id, CAST(doc_id AS VARCHAR) AS doc_id "
+                     "FROM query_table(coalesce(train, 'sqlrank_no_train'))")
         if "items" in definition.inputs:  # the items table's item column, else the training items
             catalogue = ("SELECT DISTINCT CAST(COLUMNS('^(doc_id|item_id)$') AS VARCHAR) AS doc_id "
                          "FROM query_table(coalesce(items, train))")
         else:
             catalogue = "SELECT DISTINCT doc_id FROM sqlrank_train"
-        tail = "tail" if definition.params else "0.1"
+        tail = "tail" if "tail" in definition.params else "0.1"
         # a run without a run_id column is one run, named 'run' as evaluate() names it
         no_run_id = "UNION ALL BY NAME SELECT CAST(NULL AS VARCHAR) AS run_id WHERE false"
         run_id = "coalesce(CAST(run_id AS VARCHAR), 'run') AS run_id"
@@ -197,8 +263,11 @@ def shell_sql() -> str:
             f"    SELECT {run_id}, CAST(query_id AS VARCHAR) AS query_id, CAST(doc_id AS VARCHAR) AS doc_id, rank\n"
             f"    FROM (FROM sqlrank.ranked(run_table) {no_run_id})\n"
             f"),\n"
+            + (_SIMILARITY_CTES.replace("{measure}", definition.name) if similarities else "") +
             f"sqlrank_train AS ({train}),\n"
             f"sqlrank_catalogue AS ({catalogue})\n"
             f"SELECT run_id, query_id, value FROM sqlrank.list_{definition.macro}('sqlrank_list_users', "
-            f"'sqlrank_lists', 'sqlrank_train', 'sqlrank_catalogue', k, {tail});")
+            f"'sqlrank_lists', 'sqlrank_train', 'sqlrank_catalogue', k, {tail}"
+            + (", 'sqlrank_features', 'sqlrank_relevant', similarity)"
+               + _SIMILARITY_CHECK.replace("{measure}", definition.name) if similarities else ")") + ";")
     return "\n\n".join(statements) + "\n"

@@ -360,12 +360,16 @@ NAMED_SETS: dict[str, tuple[str, ...]] = {
 # ---------------------------------------------------------------- the list measures (beyond accuracy, docs/recommenders.md)
 # Measures of the recommended lists themselves, not of their relevance: each is read from every evaluated user's
 # top k items and an input beside the truth and the run (LIST_INPUTS), by one table macro,
-# sql/lists/<macro>.sql's sqlrank.list_<macro>(users, lists, train, catalogue, k, tail) (docs/recommenders.md).
+# sql/lists/<macro>.sql's sqlrank.list_<macro>(users, lists, train, catalogue, k, tail), a measure of item
+# similarities with three more, (..., features, relevant, similarity) (docs/recommenders.md).
 # A whole-run measure (coverage, Gini, personalization) has its `all` row alone.
 
 LIST_INPUTS = {
     "train": "the training interactions (user, item), one row each: item popularity, and the catalogue without items",
     "items": "the catalogue, one item per row (an item_id or doc_id column); without it, the training items",
+    # the item similarities of Diversity, IntraListSimilarity and Serendipity (sqlrank/item_features.py)
+    "features": "the items' features: a vector per item (a list column, or one number column per component) or "
+                "categories (a text column, one row per category, or a list of them), for similarity=features",
 }
 
 
@@ -379,6 +383,10 @@ class ListMeasureDef:
     aliases: tuple[str, ...] = ()
     better: str = "higher"
     params: tuple[str, ...] = ()  # keys of LIST_PARAMETERS
+    similarities: bool = False  # reads item similarities: its macro also takes features, relevant, similarity
+    # how its `all` row weighs each user, for an engine that makes it from the per-user values (Spark): None,
+    # each user 1; else a column of sqlrank.list_weights (sql/45_lists.sql): items, pair or history
+    all_weight: str | None = None
     # what the rest of sqlrank reads of a measure (result layouts, plots): a list measure has a cutoff and a mean
     cutoff: bool = True
     aggregate: str = "mean"
@@ -391,13 +399,18 @@ LIST_PARAMETERS: dict[str, Parameter] = {
     "tail": Parameter("tail", 0.1, help="APLT's long tail: below 1 the share of the training items with the fewest "
                                         "interactions (at least one item), from 1 on the most interactions a tail "
                                         "item has (RecBole's tail_ratio)", minimum_exclusive=0),
+    # recommenders' item_sim_measure: item_cooccurrence_count (its default) or item_feature_vector
+    "similarity": Parameter("similarity", "cooccurrence", ("cooccurrence", "features"),
+                            help="the items' cosine similarity: of their columns of the training interactions "
+                                 "(co-occurrence) or of their features vectors (the features input)"),
 }
 
 LIST_MEASURES: dict[str, ListMeasureDef] = {
     m.name: m
     for m in (
         ListMeasureDef("Novelty", "novelty", "mean -log2(item's share of the training interactions) of the top k; "
-                       "the `all` row over every recommendation (recommenders)", ("train",), aliases=("novelty",)),
+                       "the `all` row over every recommendation (recommenders)", ("train",), aliases=("novelty",),
+                       all_weight="items"),
         ListMeasureDef("ARP", "arp", "mean training interactions of the top k items (RecBole's AveragePopularity)",
                        ("train",), aliases=("AveragePopularity",), better="lower"),
         ListMeasureDef("APLT", "aplt", "share of the top k in the long tail of the training items (RecBole's "
@@ -413,5 +426,17 @@ LIST_MEASURES: dict[str, ListMeasureDef] = {
                        better="lower"),
         ListMeasureDef("Personalization", "personalization", "1 - mean cosine similarity of two users' "
                        "top k lists", (), whole_run=True, aliases=("personalization",)),
+        # the measures of item similarity (recommenders' python_evaluation): the similarity parameter says
+        # whether they read the training interactions or the features (ListMeasure.inputs)
+        ListMeasureDef("Diversity", "diversity", "1 - mean cosine similarity of the pairs of items in the top k "
+                       "(recommenders' diversity)", (), aliases=("diversity", "ILD"), params=("similarity",),
+                       similarities=True, all_weight="pair"),
+        ListMeasureDef("IntraListSimilarity", "intra_list_similarity", "mean cosine similarity of the pairs of "
+                       "items in the top k (ILS)", (), aliases=("ILS", "intra_list_similarity"), better="lower",
+                       params=("similarity",), similarities=True, all_weight="pair"),
+        ListMeasureDef("Serendipity", "serendipity", "mean over the top k of (1 - mean similarity to the user's "
+                       "training items) if relevant, else 0 (recommenders' serendipity)", ("train",),
+                       aliases=("serendipity",), params=("similarity",), similarities=True,
+                       all_weight="history"),
     )
 }

@@ -44,6 +44,9 @@ def measures_command() -> None:
     lines += ["", "List measures, of the recommended lists themselves (beyond accuracy; docs/recommenders.md):"]
     for definition in sqlrank.LIST_MEASURES.values():
         reads = " or ".join(f"--{name}" for name in definition.inputs)
+        if definition.similarities:  # the similarity parameter chooses the input of the item similarities
+            reads = ("--train, and --features with similarity=features" if reads
+                     else "--train (similarity=cooccurrence) or --features (similarity=features)")
         said = "; only in the 'all' row (a measure of the whole run)" if definition.whole_run else ""
         lines.append(f"{definition.name + '[@k]':<13}  {definition.definition}{said}" + (f"; reads {reads}" if reads else ""))
         aliases = [a for a in definition.aliases if a.lower() != definition.name.lower()]

@@ -49,6 +49,10 @@ def eval_command(
     items: Annotated[Optional[str], typer.Option(
         "--items", metavar="FILE", show_default=False,
         help="the catalogue, an item_id column, for CatalogCoverage and Gini [default: the --train items]")] = None,
+    features: Annotated[Optional[str], typer.Option(
+        "--features", metavar="FILE", show_default=False,
+        help="the items' features (an item_id column and a vector or categories), for Diversity, "
+             "IntraListSimilarity and Serendipity with similarity=features")] = None,
     zscores: Annotated[Optional[Path], typer.Option(
         "-Z", "--Zscore", metavar="ZMEAN_FILE", show_default=False,
         help="print z-scores, (value - mean) / stddev, with each query's and measure's mean and deviation read from "
@@ -89,21 +93,22 @@ def eval_command(
                 if options.pop("subtopic_qrels") or options.pop("subtopic_col"):  # DuckDB only (spark/checks.py)
                     raise typer.BadParameter("the diversity measures are not computed on Spark yet; use --engine "
                                              "duckdb", param_hint="--subtopic-qrels")
-                for name, given in (("--train", train), ("--items", items)):
-                    if given is not None:  # read only by the list measures, which Spark does not compute yet
-                        raise typer.BadParameter("the list measures are not available with --engine spark; use "
-                                                 "--engine duckdb", param_hint=name)
+                if items is not None:  # read only by the list measures of the whole run, which Spark refuses
+                    raise typer.BadParameter("the catalogue is read by the list measures of the whole run "
+                                             "(CatalogCoverage, Gini), which --engine spark does not compute; use "
+                                             "--engine duckdb", param_hint="--items")
                 if options.pop("empty") != "zero":  # the Spark engine has no such policy yet: refused rather than ignored
                     raise typer.BadParameter("--empty one|skip|error is not available with --engine spark; use "
                                              "--engine duckdb", param_hint="--empty")
                 result = spark.evaluate(spark.unfolded(qrels), named_runs, arguments.measure_list(measure),
                                         spark=spark.session(spark_master), buckets=spark_buckets,
                                         threads=settings[0] or 1, memory_limit=settings[1],
-                                        temp_directory=settings[2], **options).to_result()
+                                        temp_directory=settings[2], train=train, features=features,
+                                        **options).to_result()
             else:
                 result = sqlrank.evaluate(**arguments.judgments(qrels, options), run=named_runs,
                                           measures=arguments.measure_list(measure), connection=con, train=train,
-                                          items=items, zscores=zscores, **options)
+                                          items=items, features=features, zscores=zscores, **options)
         terminal.show_notices(result)
         if no_summary:
             result = result.without_summary()

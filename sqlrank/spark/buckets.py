@@ -12,6 +12,7 @@ import json
 
 from .. import engine, sqlgen
 from ..errors import ResourceError, SqlrankError
+from ..lists import ListMeasure, list_weights_sql
 from ..readers import QRELS_TABLE
 from ..result import Report, RunReport
 from .readers import LABEL_CUT, ORDER
@@ -74,7 +75,8 @@ def _evaluate_bucket(run, qrels, options: dict):
     with sqlrank.connect(threads=options["threads"], memory_limit=options["memory_limit"],
                          temp_directory=options["temp_directory"], table_macros=False) as con:
         try:
-            result = sqlrank.evaluate(qrels, runs, options["measures"], connection=con, **settings)
+            result = sqlrank.evaluate(qrels, runs, options["measures"], connection=con, train=options.get("train"),
+                                      features=options.get("features"), **settings)
         except ResourceError:
             raise _BucketError(ResourceError(_too_large(run, qrels)), None) from None
         except SqlrankError as error:
@@ -121,10 +123,17 @@ def _weights(con, result, missing: str):
     import pyarrow as pa
 
     weighted = [m for m in result.parsed_measures if m.definition.aggregate == "weighted"]
-    if not weighted:
+    listed = [m for m in result.parsed_measures if isinstance(m, ListMeasure)]
+    parts = [con.sql(engine.weights_sql(weighted, missing)).to_arrow_table()] if weighted else []
+    list_weights = list_weights_sql(listed, [str(m) for m in listed])  # the list measures', read from their tables
+    if list_weights:
+        parts.append(con.sql(f"SELECT run_id, query_id, measure, CAST(weight AS DOUBLE) AS weight "
+                             f"FROM ({list_weights})").to_arrow_table())
+    if not parts:
         return pa.table({"run_id": pa.array([], pa.string()), "query_id": pa.array([], pa.string()),
                          "measure": pa.array([], pa.string()), "weight": pa.array([], pa.float64())})
-    return con.sql(engine.weights_sql(weighted, missing)).to_arrow_table()
+    return pa.concat_tables([part.select(["run_id", "query_id", "measure", "weight"]) for part in parts],
+                            promote_options="permissive")
 
 
 def _asked_names(table, options: dict):

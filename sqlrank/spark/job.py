@@ -8,7 +8,7 @@ import warnings
 from .. import engine
 from ..defined import defined_keywords
 from ..errors import EvaluationError, MeasureError
-from ..lists import ListMeasure
+from ..lists import FEATURES_TABLE, TRAIN_TABLE, ListMeasure, check_list_inputs, load_list_inputs
 from ..limits import MAX_THREADS, whole_number
 from ..measures import parse_labelled
 from .buckets import BUCKET, OUTPUT_FIELDS, bucket_evaluator
@@ -40,12 +40,29 @@ def default_buckets(spark, run_frame) -> int:
 
 
 def refuse_list_measures(measures) -> None:
-    """The list measures (beyond accuracy, sqlrank/lists.py) read each user's whole list and a training table,
-    which the buckets of queries do not hold: refused by name until Spark computes them."""
-    listed = [str(measure) for measure in measures if isinstance(measure, ListMeasure)]
+    """The list measures of the whole run (coverage, Gini, Personalization) read every user's list at once, which
+    no bucket of users holds: refused by name. The per-user ones are computed in the buckets."""
+    listed = [str(measure) for measure in measures if isinstance(measure, ListMeasure) and measure.definition.whole_run]
     if listed:
-        raise MeasureError(f"{', '.join(listed)}: the list measures (beyond accuracy) are not computed on Spark yet; "
-                           "evaluate them with sqlrank.evaluate (CLI: --engine duckdb)")
+        raise MeasureError(f"{', '.join(listed)}: a list measure of the whole run reads every user's list at once, "
+                           "which Spark's buckets of users do not hold: it is not computed on Spark; evaluate it "
+                           "with sqlrank.evaluate (CLI: --engine duckdb)")
+
+
+def read_list_inputs(measures, train, features, mapping: dict) -> tuple:
+    """The training interactions and the items' features, read on the driver as sqlrank.evaluate reads them
+    (a Spark DataFrame collected first) and sent whole to every bucket: each user's measures read all of them
+    (popularity, co-occurrence). (None, None) when no list measure is asked."""
+    import duckdb
+
+    if not any(isinstance(measure, ListMeasure) for measure in measures):
+        return None, None
+    train, features = (given.toArrow() if hasattr(given, "toArrow") else given for given in (train, features))
+    ids = {name: column for name, column in mapping.items() if column and name in ("query_id", "doc_id")}
+    with duckdb.connect() as con:
+        load_list_inputs(con, train, None, ids, features)
+        return (con.sql(f"FROM {TRAIN_TABLE}").to_arrow_table() if train is not None else None,
+                con.sql(f"FROM {FEATURES_TABLE}").to_arrow_table() if features is not None else None)
 
 
 def _check_arguments(qrels, run, spark, threads) -> None:
@@ -65,7 +82,7 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
              score_col: str | None = None, relevance_col: str | None = None, run_col: str | None = None,
              qrels_columns: dict[str, str] | None = None, run_columns: dict[str, str] | None = None,
              allow_disjoint: bool = False, threads: int = 1, memory_limit: str | None = None,
-             temp_directory: str | None = None, zscores=None) -> SparkResult:
+             temp_directory: str | None = None, zscores=None, train=None, features=None) -> SparkResult:
     """sqlrank.evaluate on Spark: the same measures, options, values and notices.
 
     qrels, run: Spark DataFrames, or table names or paths read through the session (Parquet,
@@ -80,6 +97,9 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
         DataFrame has no row order to fall back on.
     The other options are sqlrank.evaluate's; allow_disjoint and the unjudged-run warning look at
     the whole job, not at a bucket. zscores (trec_eval -Z) is not computed on Spark yet: refused.
+    train, features: the per-user list measures' inputs, as sqlrank.evaluate takes them (or Spark
+        DataFrames), read on the driver and sent whole to every bucket; the list measures of the whole
+        run are refused by name.
     """
     if zscores is not None:  # refused rather than ignored, which would print raw values as if they were z-scores
         raise EvaluationError("zscores (trec_eval -Z) is not computed by the Spark engine yet; evaluate with "
@@ -89,9 +109,10 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     labelled = parse_labelled(measures, rel=rel, interpolation=interpolation)
     refuse_list_measures([measure for _, measure in labelled])
     parsed = [measure for _, measure in labelled]
+    check_list_inputs([m for m in parsed if isinstance(m, ListMeasure)], train, None, ties, "zero", features)
     labels = [label if names == "asked" else str(measure) for label, measure in labelled]
     aggregates = check_options(missing, duplicates, depth, score_precision, buckets, ties, judged_only, aggregates,
-                               parsed)
+                               [measure for measure in parsed if not isinstance(measure, ListMeasure)])
     spark = spark or session()
     functions = import_pyspark().sql.functions
     shared = {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col}
@@ -100,6 +121,7 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
     run_mapping = ({k: v for k, v in shared.items() if k != "relevance"} | ({"run_id": run_col} if run_col else {})
                    | engine.column_mapping("run", run_columns))
 
+    list_train, list_features = read_list_inputs(parsed, train, features, qrels_mapping)
     qrels_frame, qrels_label, qrels_text = read_source(spark, qrels, "qrels")
     qrels_input = input_of(qrels_frame, qrels_label, "qrels", qrels_mapping, qrels_text)
     qrels_frame = canonical(qrels_frame, qrels_label, "qrels", qrels_mapping, duplicates)
@@ -122,7 +144,7 @@ def evaluate(qrels, run, measures, *, spark=None, buckets: int | None = None, re
                "run_names": run_names, "rel": rel, "missing": "skip" if missing == "error" else missing,
                "duplicates": duplicates, "depth": depth, "score_precision": score_precision, "ties": ties,
                "judged_only": judged_only, "threads": threads, "memory_limit": memory_limit,
-               "temp_directory": temp_directory,
+               "temp_directory": temp_directory, "train": list_train, "features": list_features,
                # the measures defined in this process, defined again in each worker's (buckets.py)
                "defined": defined_keywords(parsed)}
     schema = ", ".join(f"{name} {kind}" for name, kind in OUTPUT_FIELDS)

@@ -14,8 +14,11 @@ GMEAN_FLOOR = 1e-5  # trec_eval's gm_map: exp(mean(log(max(v, 1e-5))))
 def aggregate_of(measure: Measure) -> str:
     """How a measure's `all` row is made from its per-query values: 'mean', 'sum', 'gm' (geometric) or 'weighted'.
 
-    The one place that reads it from the registry.
+    The one place that reads it from the registry. A list measure whose `all` row weighs its users (Novelty's
+    over every recommendation, Diversity's over the users with a pair) is a weighted mean of the buckets' weights.
     """
+    if getattr(measure.definition, "all_weight", None):
+        return "weighted"
     return measure.definition.aggregate
 
 

@@ -2,7 +2,8 @@
 
 The formulas are re-implemented here in numpy and plain Python, each from its library's source (recommenders and
 RecBole pull in torch or heavy pins this suite does not install): recommenders' recommenders/evaluation/
-python_evaluation.py (novelty, catalog_coverage, distributional_coverage), RecBole's recbole/evaluator/metrics.py
+python_evaluation.py (novelty, catalog_coverage, distributional_coverage, user_diversity, user_serendipity),
+RecBole's recbole/evaluator/metrics.py
 (AveragePopularity, TailPercentage, GiniIndex), recmetrics' metrics.py (personalization).
 """
 
@@ -20,6 +21,7 @@ import pyarrow as pa
 
 import sqlrank
 from sqlrank import sqlgen
+from sqlrank import item_features
 from sqlrank.lists import parse_list_measure
 
 FIXTURE = json.loads((Path(__file__).parent.parent / "data" / "recommenders_diversity_data.json").read_text())
@@ -59,10 +61,16 @@ def random_inputs(seed: int, users: int = 20, catalogue: int = 30, length: int =
     return truth, run_of(lists), train, lists, items
 
 
-def sqlrank_values(measure: str, truth, run, train=None, items=None) -> dict[str, float]:
+def fixture_features() -> dict[str, list[float]]:
+    """recommenders' item_feature_df: {item: its feature vector}."""
+    features = FIXTURE["item_features"]
+    return {str(item): vector for item, vector in zip(features["ItemId"], features["features"])}
+
+
+def sqlrank_values(measure: str, truth, run, train=None, items=None, features=None) -> dict[str, float]:
     """{user or 'all': value} of one list measure, from sqlrank.evaluate and from the shell's table macro, which
     must agree."""
-    result = sqlrank.evaluate(truth, run, [measure], train=train, items=items)
+    result = sqlrank.evaluate(truth, run, [measure], train=train, items=items, features=features)
     python = {row["query_id"]: row["value"] for row in result.to_arrow().to_pylist()}
     parsed = parse_list_measure(measure)
     con = _shell()
@@ -76,6 +84,9 @@ def sqlrank_values(measure: str, truth, run, train=None, items=None) -> dict[str
     if items is not None:
         con.register("items", pa.table({"item_id": list(items)}))
         named["items"] = "items"
+    if features is not None:  # the shell takes the long form (item, feature, weight) the Python reader makes
+        con.execute(f"CREATE OR REPLACE TABLE features AS {item_features.features_sql(con, features)}")
+        named["features"] = "features"
     call = sqlgen.call(f"sqlrank.{parsed.definition.macro}", "'qrels'", "'run'", **named)
     shell = dict(con.sql(f"SELECT query_id, value FROM {call}").fetchall())
     assert shell == python
@@ -146,3 +157,47 @@ def recmetrics_personalization(lists: dict) -> float:
     similarity = unit @ unit.T
     dim = similarity.shape[0]
     return float(1 - (similarity.sum() - dim) / (dim * (dim - 1)))
+
+
+def cooccurrence_cosines(train: pa.Table) -> dict[tuple, float]:
+    """_get_cooccurrence_similarity: each user's item pairs i1 <= i2 counted, over the product of the items'
+    square-rooted interaction counts; keyed (i1, i2)."""
+    by_user: dict[str, list[str]] = {}
+    for user, item in zip(train["user_id"].to_pylist(), train["item_id"].to_pylist()):
+        by_user.setdefault(user, []).append(item)
+    pairs = Counter((i1, i2) for items in by_user.values() for i1 in items for i2 in items if i1 <= i2)
+    counts = train_counts(train)
+    return {(i1, i2): count / (counts[i1] ** 0.5 * counts[i2] ** 0.5) for (i1, i2), count in pairs.items()}
+
+
+def feature_cosines(features: dict[str, list[float]]) -> dict[tuple, float]:
+    """_get_item_feature_similarity: f1 . f2 / (|f1| |f2|) for every pair i1 <= i2."""
+    vectors = {item: np.array(vector, dtype=float) for item, vector in features.items()}
+    return {(i1, i2): float(vectors[i1] @ vectors[i2] / (np.linalg.norm(vectors[i1]) * np.linalg.norm(vectors[i2])))
+            for i1 in vectors for i2 in vectors if i1 <= i2}
+
+
+def recommenders_user_diversity(lists: dict, cosines: dict) -> dict[str, float]:
+    """user_diversity: 1 - the mean similarity over each user's pairs i1 < i2 (a missing pair 0); a user with no
+    pair has no row."""
+    values = {}
+    for user, items in lists.items():
+        sims = [cosines.get((i1, i2), 0.0) for i1 in items for i2 in items if i1 < i2]
+        if sims:
+            values[user] = 1 - sum(sims) / len(sims)
+    return values
+
+
+def recommenders_user_serendipity(train: pa.Table, lists: dict, relevant: set, cosines: dict) -> dict[str, float]:
+    """user_serendipity: per recommended item, (1 - its mean similarity to every training row of the user) ×
+    its relevance; the user's mean over the items; a user without training rows has no row."""
+    history: dict[str, list[str]] = {}
+    for user, item in zip(train["user_id"].to_pylist(), train["item_id"].to_pylist()):
+        history.setdefault(user, []).append(item)
+    values = {}
+    for user, items in lists.items():
+        if user in history and items:
+            per_item = [(1 - np.mean([cosines.get((min(item, seen), max(item, seen)), 0.0) for seen in history[user]]))
+                        * (1.0 if (user, item) in relevant else 0.0) for item in items]
+            values[user] = float(np.mean(per_item))
+    return values

@@ -51,10 +51,15 @@ def test_the_options_they_do_not_take_are_refused_by_name():
         sqlrank.evaluate(truth, run, ["Novelty"], train=train, empty="one")
 
 
-def test_spark_refuses_them_by_name_before_starting():
+def test_spark_refuses_the_measures_of_the_whole_run_by_name_before_starting():
     spark = pytest.importorskip("sqlrank.spark")
-    with pytest.raises(sqlrank.MeasureError, match="Personalization@10: the list measures .* not computed on Spark"):
+    with pytest.raises(sqlrank.MeasureError, match="Personalization@10: a list measure of the whole run reads every "
+                                                   "user's list at once, .* not computed on Spark"):
         spark.evaluate("truth.csv", "recs.csv", ["nDCG@10", "Personalization@10"])
+    with pytest.raises(sqlrank.MeasureError, match=r"Novelty reads the training interactions.*give train="):
+        spark.evaluate("truth.csv", "recs.csv", ["Novelty"])
+    done = invoke("eval", "truth.csv", "recs.csv", "-m", "Gini", "--items", "items.csv", "--engine", "spark")
+    assert done.exit_code == 2 and "--items" in done.stderr and "--engine spark does not compute" in done.stderr
 
 
 def test_an_empty_input_is_refused_not_scored_0():
@@ -63,3 +68,50 @@ def test_an_empty_input_is_refused_not_scored_0():
         sqlrank.evaluate(truth, run, ["CatalogCoverage"], items=[])
     with pytest.raises(sqlrank.InputError, match=r"train \(the training interactions.*no rows"):
         sqlrank.evaluate(truth, run, ["Novelty"], train=train.slice(0, 0))
+
+
+def test_the_features_through_the_command_line_a_parquet_file_and_the_shell(tmp_path):
+    """--features reads a CSV whose vectors are written as text; evaluate() a Parquet file's list column; the shell's
+    macros refuse by name the similarity whose input is NULL."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from list_cases import _shell, fixture_features
+
+    truth, run, train, _ = fixture_inputs()
+    for name, table in (("truth", truth), ("recs", run), ("train", train)):
+        table.to_pandas().to_csv(tmp_path / f"{name}.csv", index=False)
+    features = fixture_features()
+    (tmp_path / "features.csv").write_text("item_id,features\n" + "".join(
+        f'{item},"{vector}"\n' for item, vector in features.items()))
+    done = invoke("eval", tmp_path / "truth.csv", tmp_path / "recs.csv", "-m",
+                  "Diversity(similarity=features) Serendipity(similarity=features)", "--train", tmp_path / "train.csv",
+                  "--features", tmp_path / "features.csv", "--format", "csv")
+    assert done.exit_code == 0, done.stderr
+    rows = {row["measure"]: float(row["value"]) for row in csv.DictReader(io.StringIO(done.stdout))}
+    assert rows["Diversity(similarity=features)"] == pytest.approx(0.5, abs=1e-12)
+    assert rows["Serendipity(similarity=features)"] == pytest.approx((0.25 + 0.625 + 1 / 3) / 3, abs=1e-12)
+    pq.write_table(pa.table({"item_id": list(features), "features": list(features.values())}),
+                   tmp_path / "features.parquet")
+    result = sqlrank.evaluate(truth, run, ["ILS(similarity=features)"], features=tmp_path / "features.parquet")
+    assert result.to_arrow().to_pylist()[-1]["value"] == pytest.approx(0.5, abs=1e-12)
+    con = _shell()  # the connection the value tests share: installing the macros is the slow part
+    sqlrank.load_qrels(con, truth, "qrels")
+    sqlrank.load_run(con, run, "run")
+    with pytest.raises(Exception, match=r"Diversity with similarity := 'features' reads the items' features: "
+                                        r"give features := "):
+        con.sql("FROM sqlrank.diversity('qrels', 'run', train := NULL, similarity := 'features')").fetchall()
+    with pytest.raises(Exception, match=r"Serendipity with similarity := 'cooccurrence' reads the training"):
+        con.sql("FROM sqlrank.serendipity('qrels', 'run', train := NULL)").fetchall()
+
+
+def test_features_of_no_known_shape_are_refused_with_what_to_give():
+    import pyarrow as pa
+
+    truth, run, _, _ = fixture_inputs()
+    odd = pa.table({"item_id": ["1", "2"], "when": pa.array([1, 2], pa.timestamp("s")).cast(pa.timestamp("s"))})
+    with pytest.raises(sqlrank.InputError, match=r"features column 'when' has type TIMESTAMP.*give an item_id column"):
+        sqlrank.evaluate(truth, run, ["Diversity(similarity=features)"], features=odd)
+    uneven = {"1": [1.0, 0.0], "2": [1.0]}
+    with pytest.raises(sqlrank.InputError, match=r"feature vectors have different lengths"):
+        sqlrank.evaluate(truth, run, ["Diversity(similarity=features)"], features=uneven)
