@@ -8,7 +8,7 @@ import pyarrow as pa
 import pytest
 
 import sqlrank
-from list_cases import (FIXTURE, cooccurrence_cosines, feature_cosines, fixture_features, fixture_inputs, run_of,
+from list_cases import (cooccurrence_cosines, feature_cosines, fixture_features, fixture_inputs, run_of,
                         recommenders_user_diversity, sqlrank_values)
 
 TOLERANCE = 1e-4  # recommenders' TOL, for the values its tests print to 5 digits
