@@ -40,7 +40,7 @@ def refusal(qrels, run, measures=("RR",), error=InputError, **options) -> str:
 # ---------------------------------------------------------------- 3. one case rule for every recognised column
 
 @pytest.mark.parametrize("spelling", ["run_id", "RUN_ID", "Run_Id"])
-def test_a_run_id_column_is_recognised_in_any_case(tmp_path, spelling):
+def test_a_run_id_column_is_recognised_in_any_case(tmp_path, con, spelling):
     # two systems in one table: s1 ranks the relevant document first, s2 second
     rows = f"QID,DocNo,Score,{spelling}\nq1,a,2,s1\nq1,b,1,s1\nq1,a,1,s2\nq1,b,2,s2\n"
     run = write(tmp_path, "runs.csv", rows)
@@ -52,7 +52,6 @@ def test_a_run_id_column_is_recognised_in_any_case(tmp_path, spelling):
     from_frame = sqlrank.evaluate(qrels, frame, ["RR"]).per_query.to_pylist()
     assert sorted((row["run_id"], row["value"]) for row in from_frame) == [("s1", 1.0), ("s2", 0.5)]
     # the DuckDB shell's macros read a user's own table: its run_id column in any case too
-    con = sqlrank.connect()
     con.register("runs_table", frame.rename(columns={"QID": "query_id", "DocNo": "doc_id", "Score": "score"}))
     sqlrank.load_qrels(con, qrels)
     rows = con.sql("SELECT * FROM sqlrank.rr('qrels', 'runs_table')").fetchall()
@@ -156,7 +155,7 @@ def test_non_finite_labels_are_refused_naming_the_input_row_and_query(tmp_path):
         f"infinite): '{('q2 0 x ' + huge)[:77]}...'; fix the label")
 
 
-def test_gains_that_overflow_are_refused_naming_the_query_and_label(tmp_path):
+def test_gains_that_overflow_are_refused_naming_the_query_and_label(tmp_path, con):
     run = write(tmp_path, "run.trec", RUN)
     qrels = write(tmp_path, "qrels.txt", "q1 0 a 1\nq1 0 c 2000\nq2 0 x 1\n")
     # label 2000: 2^2000 - 1 is inf; nDCG was 0 (inf / inf) or 1 whatever the ranking
@@ -175,7 +174,6 @@ def test_gains_that_overflow_are_refused_naming_the_query_and_label(tmp_path):
         f"{big}: query 'q1': its positive labels (the largest 1e+308) add up to more than the largest number a "
         "double holds, so its gains, DCG and ideal DCG would be infinite; scale the labels down")
     # the DuckDB shell: load_qrels refuses the sum, and the gain macro a gain it cannot hold
-    con = sqlrank.connect()
     with pytest.raises(InputError, match="add up to more than the largest number"):
         sqlrank.load_qrels(con, big)
     with pytest.raises(Exception, match=r"gain=exp of the label 2000(\.0)? is beyond"):
@@ -193,7 +191,7 @@ def test_json_output_never_writes_infinity_or_nan(tmp_path):
 
 # ---------------------------------------------------------------- 4. user names never reach internal ones
 
-def test_a_user_view_name_cannot_replace_an_internal_one(tmp_path):
+def test_a_user_view_name_cannot_replace_an_internal_one(tmp_path, con):
     qrels = write(tmp_path, "qrels.txt", QRELS)
     other = write(tmp_path, "other.txt", "q1 0 zzz 1\n")
     run = write(tmp_path, "run.trec", RUN)
@@ -203,7 +201,6 @@ def test_a_user_view_name_cannot_replace_an_internal_one(tmp_path):
                      "--run", run, "SELECT avg(value) AS v FROM sqlrank.ap('qrels', 'run')")
     assert outcome.exit_code == 1 and outcome.stdout == ""
     assert expected in outcome.stderr and "Traceback" not in outcome.stderr
-    con = sqlrank.connect()
     sqlrank.load_qrels(con, qrels, "qrels")
     sqlrank.load_run(con, run, "run")
     for name in ("sqlrank_qrels_qrels_source", "SQLRANK_Qrels_qrels_source"):
@@ -265,11 +262,10 @@ def test_a_parquet_input_replaced_after_its_checks_is_refused(tmp_path, monkeypa
         f"{parquet_qrels}: changed after it was checked")
 
 
-def test_load_run_keeps_the_rows_it_checked(tmp_path):
+def test_load_run_keeps_the_rows_it_checked(tmp_path, con):
     qrels = write(tmp_path, "qrels.txt", QRELS)
     run = _parquet(tmp_path / "run.parquet", CHECKED_RUN)
     frame = pd.DataFrame(CHECKED_RUN, columns=["query_id", "doc_id", "score"])
-    con = sqlrank.connect()
     sqlrank.load_qrels(con, qrels)
     sqlrank.load_run(con, run, "from_file")
     sqlrank.load_run(con, frame, "from_frame")

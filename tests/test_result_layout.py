@@ -65,11 +65,10 @@ def test_rows_come_run_by_run_query_by_query_and_the_means_add_in_query_order(mi
     assert at == len(rows)
 
 
-def test_the_all_rows_are_sqlrank_summary_of_the_per_query_rows():
+def test_the_all_rows_are_sqlrank_summary_of_the_per_query_rows(con):
     qrels, runs = collection(seed=11)
     result = sqlrank.evaluate(qrels, runs, MEASURES)
     table = result.to_arrow()
-    con = sqlrank.connect()
     con.register("result_rows", table)
     con.execute("CREATE TABLE per_query_rows AS SELECT * FROM result_rows WHERE query_id <> 'all'")
     shell = con.execute("SELECT run_id, measure, value FROM sqlrank.summary('per_query_rows')").fetchall()

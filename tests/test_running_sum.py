@@ -10,9 +10,9 @@ import sqlrank
 
 
 @pytest.mark.parametrize("length", [0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 100, 1000])
-def test_running_sum_is_the_prefix_sums(length):
+def test_running_sum_is_the_prefix_sums(con, length):
     terms = [random.Random(length).uniform(-3, 3) for _ in range(length)]
-    got = sqlrank.connect().execute("SELECT sqlrank.running_sum(CAST(? AS DOUBLE[]))", [terms]).fetchone()[0]
+    got = con.execute("SELECT sqlrank.running_sum(CAST(? AS DOUBLE[]))", [terms]).fetchone()[0]
     # added in a tree, not one by one: equal to the loop's sums within rounding
     assert got == pytest.approx(list(itertools.accumulate(terms)), rel=1e-12, abs=1e-12)
 
