@@ -332,8 +332,8 @@ def load() -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--cases", default="trec-dl,warm,1M,100-runs", help="comma-separated: trec-dl, warm, 1M, 100-runs, connect, recsys (needs torch and "
-                                                                "torchmetrics)")
+    ap.add_argument("--cases", default="trec-dl,warm,1M,100-runs",
+                    help="comma-separated: trec-dl, warm, 1M, 100-runs, connect, recsys (needs torch and torchmetrics)")
     ap.add_argument("--workdir", type=Path, default=HERE / ".data")
     ap.add_argument("--warm-child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--recsys-child", action="store_true", help=argparse.SUPPRESS)
