@@ -2,6 +2,7 @@
 
   python benchmarks/everyday.py                    # every case, 5 interleaved rounds
   python benchmarks/everyday.py --rounds 9 --cases trec-dl,warm
+  python benchmarks/everyday.py --cases connect    # what sqlrank.connect() costs
 
 Cases (the sizes of issue 34):
 
@@ -17,6 +18,8 @@ Cases (the sizes of issue 34):
   ranx's from_file + evaluate (its compiled, warm path); then on data already in memory:
   `sqlrank.evaluate(DataFrames)` against pytrec_eval's evaluate on ready dicts and ranx's evaluate on
   ready Qrels / Run.
+* `connect`: `sqlrank.connect()` (the whole library, as the DuckDB shell's users and every caller passing a
+  connection get it) and `connect(table_macros=False)` (`sqlrank eval`'s), in one process after a first call.
 * `recsys`: a recommender's validation loop, in one warm process: 10,000 users x 100 candidate items
   (int64 ids, float64 scores, 0/1 labels, every candidate judged), nDCG@10 + R@20; `sqlrank.evaluate` on
   pandas and on polars frames against torchmetrics' RetrievalNormalizedDCG and RetrievalRecall on CPU
@@ -260,6 +263,27 @@ def recsys(rounds: int) -> list[dict]:
 
 # ------------------------------------------------------------------ report
 
+def connections(rounds: int) -> list[dict]:
+    """The `connect` case: what `sqlrank.connect()` costs a DuckDB-shell user or a caller passing a connection
+    (the whole library, the shell's table macros with it), and `connect(table_macros=False)`, the connection of
+    `sqlrank eval` and of the process's own database; in a child process, after a first call (imports, the
+    library's text read)."""
+    import sqlrank
+
+    sqlrank.connect().close()
+    kinds = {"sqlrank.connect()": {}, "sqlrank.connect(table_macros=False)": {"table_macros": False}}
+    samples = {name: ([], []) for name in kinds}
+    for _ in range(rounds):
+        for name, options in kinds.items():
+            cpu, wall = time.process_time(), time.perf_counter()
+            con = sqlrank.connect(**options)
+            samples[name][0].append(time.process_time() - cpu)
+            samples[name][1].append(time.perf_counter() - wall)
+            con.close()
+    return [{"case": "connect", "contender": name, "kind": "in process", "cpu": cpu, "wall": wall}
+            for name, (cpu, wall) in samples.items()]
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values)
 
@@ -308,16 +332,21 @@ def load() -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--cases", default="trec-dl,warm,1M,100-runs", help="comma-separated: trec-dl, warm, 1M, 100-runs, recsys (needs torch and torchmetrics)")
+    ap.add_argument("--cases", default="trec-dl,warm,1M,100-runs",
+                    help="comma-separated: trec-dl, warm, 1M, 100-runs, connect, recsys (needs torch and torchmetrics)")
     ap.add_argument("--workdir", type=Path, default=HERE / ".data")
     ap.add_argument("--warm-child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--recsys-child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--connect-child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.warm_child:  # the warm calls' own process: its results as JSON on stdout
         print(json.dumps(warm(generate(args.workdir, "trec-dl"), args.rounds)))
         return
     if args.recsys_child:
         print(json.dumps(recsys(args.rounds)))
+        return
+    if args.connect_child:
+        print(json.dumps(connections(args.rounds)))
         return
     cases = [case.strip() for case in args.cases.split(",") if case.strip()]
     session = {"command": "python benchmarks/everyday.py " + " ".join(sys.argv[1:]), "rounds": args.rounds,
@@ -326,7 +355,7 @@ def main() -> None:
                "load_before": load()}
     results = []
     for case in cases:
-        if case in ("warm", "recsys"):  # in-process timings, each case in a fresh process of its own
+        if case in ("warm", "recsys", "connect"):  # in-process timings, each case in a fresh process of its own
             child = subprocess.run([sys.executable, __file__, f"--{case}-child", "--rounds", str(args.rounds),
                                     "--workdir", str(args.workdir)], capture_output=True, text=True)
             if child.returncode:

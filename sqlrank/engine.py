@@ -797,17 +797,19 @@ def _report_coverage(con, report: Report) -> None:
     """Which qrels queries each run misses and which run queries have no judgments, from the judged table."""
     rows = con.execute(
         f"""
-        -- judged_ranking keeps the rank-1 row of every ranking: one row per (run, query)
-        WITH run_queries AS (SELECT run_id, query_id FROM {JUDGED_TABLE} WHERE rank = 1),
+        -- judged_ranking keeps the rank-1 row of every ranking: one row per (run, query). Joins rather than
+        -- subqueries per run: half the time, most of it planning (docs/performance.md, "Everyday sizes, round three")
+        WITH run_queries AS MATERIALIZED (SELECT run_id, query_id FROM {JUDGED_TABLE} WHERE rank = 1),
              qrels_queries AS MATERIALIZED (SELECT DISTINCT query_id FROM {QRELS_TABLE}),
-             runs AS (SELECT DISTINCT run_id FROM run_queries)
-        SELECT runs.run_id, (SELECT count(*) FROM qrels_queries),
-               (SELECT count(*) FROM run_queries r WHERE r.run_id = runs.run_id),
-               (SELECT list(q.query_id ORDER BY q.query_id) FROM qrels_queries q
-                 WHERE NOT EXISTS (SELECT 1 FROM run_queries r WHERE r.run_id = runs.run_id AND r.query_id = q.query_id)),
-               (SELECT count(*) FROM run_queries r WHERE r.run_id = runs.run_id
-                 AND NOT EXISTS (SELECT 1 FROM qrels_queries q WHERE q.query_id = r.query_id))
-        FROM runs ORDER BY runs.run_id
+             counted AS (SELECT run_id, count(*) AS queries,
+                                count(*) FILTER (WHERE qrels_queries.query_id IS NULL) AS run_only
+                         FROM run_queries LEFT JOIN qrels_queries USING (query_id) GROUP BY run_id),
+             missing AS (SELECT runs.run_id, list(q.query_id ORDER BY q.query_id) AS missing
+                         FROM (SELECT run_id FROM counted) AS runs CROSS JOIN qrels_queries AS q
+                         ANTI JOIN run_queries AS r ON r.run_id = runs.run_id AND r.query_id = q.query_id
+                         GROUP BY runs.run_id)
+        SELECT run_id, (SELECT count(*) FROM qrels_queries), queries, missing, run_only
+        FROM counted LEFT JOIN missing USING (run_id) ORDER BY run_id
         """
     ).fetchall()
     # the runs in the order given (dict keys, file names), as ir_measures and ranx keep them; a

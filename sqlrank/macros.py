@@ -86,6 +86,13 @@ RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double
                 ("ties", "trec"), ("qrels_columns", None), ("run_columns", None), ("validate", True))
 
 
+# A table macro's first FROM item, one row: DuckDB binds a table macro's body when the macro is created unless it
+# meets a parameter whose type it needs first, so a subquery reading one (ties, untyped until the call) puts off
+# binding the long ranking pass to the first call: half the time connect() takes (docs/performance.md,
+# "Everyday sizes, round three"). A broken body is found by its first call instead (tests/test_install.py).
+BOUND_AT_FIRST_CALL = "(SELECT ties AS ties_policy) AS bound_at_first_call"
+
+
 def parameter_check(name: str, measure: str) -> str:
     """SQL that is true when parameter `name` of a table macro is good, as registry.PARAMETERS declares it,
     and an error otherwise (shell_door.py); a constant, which DuckDB folds before reading any row."""
@@ -156,7 +163,8 @@ def registry_sql(table_macros: bool = True) -> str:
             *(parameter_argument(parameter) for parameter in definition.params)) + " AS weight"
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
-            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value{weight}\n    FROM {rankings}\n"
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value{weight}\n"
+            f"    FROM {BOUND_AT_FIRST_CALL}, {rankings}\n"
             f"    WHERE {checks}\n"
             f"    UNION ALL BY NAME\n"
             f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {_average_value(definition, cutoff)} AS value{weight}\n"
@@ -197,7 +205,8 @@ def _subtopic_macro(definition, signature: str, value: str, checks: str) -> str:
                            "missing := missing", "score_precision := score_precision", "ties := ties",
                            "run_columns := run_columns")
     return (f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
-            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value\n    FROM {rankings}\n"
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value\n"
+            f"    FROM {BOUND_AT_FIRST_CALL}, {rankings}\n"
             f"    WHERE {checks}\n"
             f"    UNION ALL BY NAME\n"
             f"    SELECT error({message}) AS query_id\n"
