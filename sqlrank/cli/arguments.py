@@ -46,21 +46,30 @@ TREC_EVAL_ONLY = {
           "shows what a query's ranking holds)",
     "-N": "is trec_eval's number of documents in the collection, which it reads only for utility's fourth weight; "
           "sqlrank refuses that weight unless it is 0, so -N changes nothing: leave it out",
-    "-R": "is trec_eval's format of the judgments: sqlrank reads qrels (-R qrels, trec_eval's default), not yet "
-          "the preference and multi-judge formats (prefs, qrels_prefs, qrels_jg)",
+    "-R": "is trec_eval's format of the judgments: sqlrank reads qrels (-R qrels, trec_eval's default) and "
+          "preferences (-R prefs, -R qrels_prefs), not yet the multi-judge format (qrels_jg)",
 }
+# trec_eval's -R formats of preferences, which its preference measures read (docs/measures.md#preference-measures)
+PREFS_FORMATS = ("prefs", "qrels_prefs")
 
 
 def refuse_trec_eval_flags(given: dict) -> None:
     """trec_eval's -D, -N and -R (but -R qrels): a usage error that names the flag and says why."""
     for flag, value in given.items():
-        if value is not None and not (flag == "-R" and value == "qrels"):
+        if value is not None and not (flag == "-R" and value in ("qrels", *PREFS_FORMATS)):
             raise typer.BadParameter(f"{flag} {TREC_EVAL_ONLY[flag]}", param_hint=flag)
 
 
-def judgments(qrels, options: dict) -> dict:
-    """sqlrank.evaluate's judgments from QRELS: the qrels, or with --subtopic-qrels the subtopic qrels in their place."""
-    return {"qrels": None, "subtopic_qrels": qrels} if options.pop("subtopic_qrels") else {"qrels": qrels}
+def judgments(qrels, options: dict, rel_format: str | None = None) -> dict:
+    """sqlrank.evaluate's judgments from QRELS: the qrels, or with --subtopic-qrels the subtopic qrels in their place,
+    or with -R prefs / qrels_prefs the preferences (the qrels read as preferences)."""
+    subtopics = options.pop("subtopic_qrels")
+    if rel_format in PREFS_FORMATS:
+        if subtopics:
+            raise typer.BadParameter(f"-R {rel_format} reads QRELS as preferences; --subtopic-qrels reads it as "
+                                     "subtopic qrels: give one of them", param_hint="-R")
+        return {"qrels": None, "prefs": qrels, "prefs_from_qrels": rel_format == "qrels_prefs"}
+    return {"qrels": None, "subtopic_qrels": qrels} if subtopics else {"qrels": qrels}
 
 
 def refuse_formats(options: dict, where: str) -> None:

@@ -82,6 +82,9 @@ def eval_command(
                 if zscores is not None:  # the Spark engine does not compute z-scores yet: refused rather than ignored
                     raise typer.BadParameter("z-scores are not computed by --engine spark yet; use --engine duckdb",
                                              param_hint="-Z")
+                if rel_format in arguments.PREFS_FORMATS:  # DuckDB only (spark/checks.py)
+                    raise typer.BadParameter("the preference measures are not computed on Spark yet; use --engine "
+                                             "duckdb", param_hint="-R")
                 if options.pop("subtopic_qrels") or options.pop("subtopic_col"):  # DuckDB only (spark/checks.py)
                     raise typer.BadParameter("the diversity measures are not computed on Spark yet; use --engine "
                                              "duckdb", param_hint="--subtopic-qrels")
@@ -97,7 +100,7 @@ def eval_command(
                                         threads=settings[0] or 1, memory_limit=settings[1],
                                         temp_directory=settings[2], **options).to_result()
             else:
-                result = sqlrank.evaluate(**arguments.judgments(qrels, options), run=named_runs,
+                result = sqlrank.evaluate(**arguments.judgments(qrels, options, rel_format), run=named_runs,
                                           measures=arguments.measure_list(measure), connection=con, train=train,
                                           items=items, zscores=zscores, **options)
         terminal.show_notices(result)
