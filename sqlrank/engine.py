@@ -42,8 +42,8 @@ from .measures import Measure, TextMeasure, parse_labelled
 from .readers import QRELS_TABLE, SUBTOPIC_QRELS_TABLE, load_inputs
 from .readers.base import FORMAT, INPUT_RANK
 from .readers.files import check_unchanged
-from .readers.prefs import PREFS_TABLE, QRELS_OF_PREFS, load_prefs
-from .preferences import PREFS_ORDER_TABLE, check_prefs, order_ties, preference_measures
+from .readers.prefs import PREFS_TABLE, QRELS_OF_PREFS, load_prefs, prefs_from_table
+from .preferences import PREFS_ORDER_TABLE, check_prefs, order_ties, preference_measures, prefs_of_qrels_sql
 from .registry import PARAMETERS, REGISTRY, SPREADS
 from .result import Report, Result, RunReport
 from .zscores import apply as apply_zscores, notice as zscore_notice, read as read_zscores
@@ -244,6 +244,8 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
                              subtopic_qrels=subtopic_qrels)
         if prefs[0] is not None:  # the notices name the file given, not the table made of it
             report.qrels_label = prefs_label
+        elif preference_measures(parsed):
+            prefs_from_table(con, prefs_of_qrels_sql(QRELS_TABLE), report.qrels_label)
         apply_empty_policy(con, QRELS_TABLE, report, empty, rel)
         refuse_overflowing_gains(con, QRELS_TABLE, report.qrels_label, exponential_measures(parsed))
         if ties == "input":

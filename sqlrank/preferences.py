@@ -18,13 +18,8 @@ def preference_measures(measures) -> list[str]:
 
 
 def check_prefs(qrels, prefs, measures, ties: str) -> None:
-    """The preference measures read preferences, given in place of the qrels; the same on every door."""
+    """Preferences are given in place of the qrels; the preference measures take no ties='average'."""
     asked = preference_measures(measures)
-    if asked and prefs is None:
-        raise MeasureError(f"{', '.join(asked)}: the preference measures read preferences (query_id, jg, jsg, "
-                           "doc_id, rel_level; TREC: qid jg jsg docno rel_level): pass " + option_hint(
-                               "prefs=<path or table> (and qrels=None; prefs_from_qrels=True to read qrels as "
-                               "preferences)", "-R prefs, or -R qrels_prefs to read the qrels as preferences"))
     if prefs is not None and qrels is not None:
         raise EvaluationError("preferences are given in place of the qrels, not beside them: pass " + option_hint(
             "qrels=None", "-R prefs or -R qrels_prefs") + " (the other measures then read each document's highest "
@@ -32,6 +27,13 @@ def check_prefs(qrels, prefs, measures, ties: str) -> None:
     if asked and ties == "average":
         raise MeasureError(f"{', '.join(asked)}: ties='average' is not defined for the preference measures; "
                            "use another ties policy (the default, trec, orders them as trec_eval does)")
+
+
+def prefs_of_qrels_sql(qrels_table: str) -> str:
+    """The qrels read as preferences when no preferences are given: one judgment group and sub-group per
+    query (trec_eval's -R qrels_prefs takes the group from the iteration field, which sqlrank's qrels
+    readers do not keep and which is one value in almost every qrels file)."""
+    return (f"SELECT query_id, '0' AS jg, '0' AS jsg, doc_id, relevance AS rel_level FROM {qrels_table}")
 
 
 def order_ties(ties: str) -> str:

@@ -41,6 +41,12 @@ def load_prefs(con: duckdb.DuckDBPyConnection, source, from_qrels: bool = False)
     return label
 
 
+def prefs_from_table(con: duckdb.DuckDBPyConnection, select: str, label: str) -> None:
+    """PREFS_TABLE made by a query (the qrels read as preferences), checked as a file of them is."""
+    con.execute(sqlgen.create_temp_table(PREFS_TABLE, select))
+    _check(con, label, True)
+
+
 def _trec_select(con, path: Path, from_qrels: bool) -> str:
     """A TREC file's lines split on blanks; a line with another number of fields, or a level that is no
     number, is an error naming its line."""
@@ -50,9 +56,12 @@ def _trec_select(con, path: Path, from_qrels: bool) -> str:
     example = _QRELS_EXAMPLE if from_qrels else _PREFS_EXAMPLE
     con.execute(sqlgen.create_temp_table(
         PREFS_TABLE + "_lines",
-        f"SELECT row_number() OVER () AS line_number, string_split_regex(trim(line), '\\s+') AS fields "
-        f"FROM read_csv({sqlgen.literal(str(path))}, columns = {{'line': 'VARCHAR'}}, delim = '\\0', "
-        f"header = false, quote = '', escape = '', auto_detect = false) WHERE trim(coalesce(line, '')) <> ''"))
+        f"SELECT line_number, string_split_regex(trim(line), '\\s+') AS fields FROM ("
+        f"SELECT unnest(lines) AS line, unnest(range(1, len(lines) + 1)) AS line_number FROM ("
+        f"SELECT string_split(replace(content, chr(13), ''), chr(10)) AS lines "
+        f"FROM read_text({sqlgen.literal(str(path))}))) "
+        # a blank line, or a comment line, as trec_eval 10 skips them
+        f"WHERE trim(coalesce(line, '')) <> '' AND NOT starts_with(ltrim(line), '#')"))
     bad = con.execute(
         f"SELECT line_number, array_to_string(fields, ' ') FROM {PREFS_TABLE}_lines WHERE len(fields) <> {fields} "
         f"OR TRY_CAST(fields[{fields}] AS DOUBLE) IS NULL ORDER BY line_number LIMIT 1").fetchall()
