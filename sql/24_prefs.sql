@@ -52,19 +52,28 @@ WITH
 base AS MATERIALIZED (
     SELECT * FROM sqlrank.rankings(qrels_table, judged_table, missing := missing)
 ),
+-- each ranking (run and query) numbered, so that the joins below are on plain columns
+keys AS MATERIALIZED (
+    SELECT COLUMNS('^((?i:run_id)|query_id)$'), row_number() OVER () AS ranking_key FROM base
+),
 pairs AS MATERIALIZED (
     SELECT * FROM sqlrank.preference_pairs(prefs_table)
 ),
+retrieved AS MATERIALIZED (
+    SELECT ranking_key, doc_id, rank
+    FROM (SELECT COLUMNS('^((?i:run_id)|query_id)$'), doc_id, rank FROM query_table(order_table)
+          WHERE rank IS NOT NULL) AS ranked
+    NATURAL JOIN keys
+),
 -- each document of each group for each ranking: its level, its rank when retrieved (within depth)
 members AS MATERIALIZED (
-    SELECT COLUMNS('^((?i:run_id)|query_id)$'), jg, doc_id, rel_level, rank, partial
+    SELECT keys.ranking_key, docs.query_id, docs.jg, docs.doc_id, docs.rel_level, retrieved.rank, groups.partial
     FROM (SELECT query_id, jg, doc_id, max(rel_level) AS rel_level
           FROM query_table(prefs_table) GROUP BY query_id, jg, doc_id) AS docs
-    NATURAL JOIN (SELECT query_id, jg, count(DISTINCT jsg) > 1 AS partial
-                  FROM query_table(prefs_table) GROUP BY query_id, jg) AS groups
-    NATURAL JOIN (SELECT COLUMNS('^((?i:run_id)|query_id)$') FROM base) AS rankings
-    NATURAL LEFT JOIN (SELECT COLUMNS('^((?i:run_id)|query_id)$'), doc_id, rank FROM query_table(order_table)
-                       WHERE rank IS NOT NULL) AS retrieved
+    JOIN (SELECT query_id, jg, count(DISTINCT jsg) > 1 AS partial
+          FROM query_table(prefs_table) GROUP BY query_id, jg) AS groups USING (query_id, jg)
+    JOIN (SELECT query_id, ranking_key FROM keys) AS keys USING (query_id)
+    LEFT JOIN retrieved ON retrieved.ranking_key = keys.ranking_key AND retrieved.doc_id = docs.doc_id
 ),
 -- trec_eval's document order: the retrieved ones by rank, then the others by doc_id
 placed AS MATERIALIZED (
@@ -75,33 +84,39 @@ placed AS MATERIALIZED (
            count(*) FILTER (rel_level = 0 AND rank IS NOT NULL) OVER jg_docs AS num_nonrel_ret,
            count(*) OVER jg_docs AS num_docs,
            count(rank) OVER jg_docs AS num_ret,
-           CASE WHEN rel_level = 0 THEN row_number() OVER (PARTITION BY COLUMNS('^((?i:run_id)|query_id)$'), jg, rel_level = 0
+           CASE WHEN rel_level = 0 THEN row_number() OVER (PARTITION BY ranking_key, jg, rel_level = 0
                                                            ORDER BY rank NULLS LAST, doc_id) END AS nonrel_place,
-           CASE WHEN rank IS NOT NULL THEN row_number() OVER (PARTITION BY COLUMNS('^((?i:run_id)|query_id)$'), jg, rank IS NULL
+           CASE WHEN rank IS NOT NULL THEN row_number() OVER (PARTITION BY ranking_key, jg, rank IS NULL
                                                               ORDER BY rank) END AS ret_place
     FROM members
-    WINDOW jg_docs AS (PARTITION BY COLUMNS('^((?i:run_id)|query_id)$'), jg)
+    WINDOW jg_docs AS (PARTITION BY ranking_key, jg)
 ),
 -- the Rnonrel measures keep the relevant documents and the first R non-relevant ones (R: num_rel)
 kept AS MATERIALIZED (
-    SELECT *, rel_level > 0 OR nonrel_place <= num_rel AS kept_all,
+    SELECT ranking_key, query_id, jg, doc_id, rel_level, rank,
+           rel_level > 0 OR nonrel_place <= num_rel AS kept_all,
            rank IS NOT NULL AND (rel_level > 0 OR nonrel_place <= num_rel) AS kept_ret
     FROM placed
 ),
-judged_pairs AS MATERIALIZED (
-    SELECT COLUMNS('^((?i:run_id)|query_id)$'), jg, better, worse, better_rank, worse_rank,
-           better_rank IS NOT NULL AND (worse_rank IS NULL OR better_rank < worse_rank) AS fulfilled,
-           better_kept_all AND worse_kept_all AS kept_all, better_kept_ret AND worse_kept_ret AS kept_ret,
-           worse_level > 0 AS between_relevant
+-- each pair with its better document placed, then its worse one (two steps: joined at once, the planner
+-- pairs every two documents of a group first)
+better_placed AS MATERIALIZED (
+    SELECT kept.ranking_key, pairs.jg, pairs.better, pairs.worse, kept.rank AS better_rank,
+           kept.kept_all AS better_kept_all, kept.kept_ret AS better_kept_ret
     FROM pairs
-    NATURAL JOIN (SELECT COLUMNS('^((?i:run_id)|query_id)$'), jg, doc_id AS better, rank AS better_rank,
-                         kept_all AS better_kept_all, kept_ret AS better_kept_ret FROM kept) AS better_documents
-    NATURAL JOIN (SELECT COLUMNS('^((?i:run_id)|query_id)$'), jg, doc_id AS worse, rank AS worse_rank,
-                         kept_all AS worse_kept_all, kept_ret AS worse_kept_ret, rel_level AS worse_level
-                  FROM kept) AS worse_documents
+    JOIN kept ON kept.query_id = pairs.query_id AND kept.jg = pairs.jg AND kept.doc_id = pairs.better
+),
+judged_pairs AS MATERIALIZED (
+    SELECT better_placed.ranking_key, better_placed.jg, better, worse, better_rank, kept.rank AS worse_rank,
+           better_rank IS NOT NULL AND (kept.rank IS NULL OR better_rank < kept.rank) AS fulfilled,
+           better_kept_all AND kept.kept_all AS kept_all, better_kept_ret AND kept.kept_ret AS kept_ret,
+           kept.rel_level > 0 AS between_relevant
+    FROM better_placed
+    JOIN kept ON kept.ranking_key = better_placed.ranking_key AND kept.jg = better_placed.jg
+             AND kept.doc_id = better_placed.worse
 ),
 pair_counts AS (
-    SELECT COLUMNS('^((?i:run_id)|query_id)$'), jg,
+    SELECT every_group.ranking_key, every_group.jg,
            count(*) FILTER (better_rank IS NOT NULL AND worse_rank IS NOT NULL AND fulfilled) AS ful_ret,
            count(*) FILTER (better_rank IS NOT NULL AND worse_rank IS NOT NULL) AS poss_ret,
            count(*) FILTER ((better_rank IS NULL) <> (worse_rank IS NULL) AND fulfilled) AS ful_imp,
@@ -117,15 +132,15 @@ pair_counts AS (
                             AND fulfilled) AS relevant_ret_ful,
            count(*) FILTER (between_relevant AND better_rank IS NOT NULL AND worse_rank IS NOT NULL) AS relevant_ret_poss
     -- every group, a group without pairs counting 0
-    FROM (SELECT DISTINCT COLUMNS('^((?i:run_id)|query_id)$'), jg FROM placed) AS every_group
-    NATURAL LEFT JOIN judged_pairs
-    GROUP BY ALL
+    FROM (SELECT DISTINCT ranking_key, jg FROM placed) AS every_group
+    LEFT JOIN judged_pairs USING (ranking_key, jg)
+    GROUP BY every_group.ranking_key, every_group.jg
 ),
 -- a group of one sub-group (trec_eval's equivalence classes) pairs every document of the group with
 -- each of the first R non-relevant ones, itself included: of these, the retrieved documents above it
 -- are fulfilled (trec_eval's recalculate)
 group_counts AS (
-    SELECT COLUMNS('^((?i:run_id)|query_id)$'), jg, any_value(partial) AS partial,
+    SELECT ranking_key, jg, any_value(partial) AS partial,
            any_value(num_rel) AS num_rel, any_value(num_rel_ret) AS num_rel_ret,
            any_value(num_nonrel) AS num_nonrel, any_value(num_nonrel_ret) AS num_nonrel_ret,
            any_value(num_docs) AS num_docs, any_value(num_ret) AS num_ret,
@@ -135,7 +150,7 @@ group_counts AS (
                AS first_nonrel_ret_ful,
            count(*) FILTER (nonrel_place <= num_rel_ret AND rank IS NOT NULL) AS first_nonrel_ret
     FROM placed
-    GROUP BY ALL
+    GROUP BY ranking_key, jg
 ),
 groups AS (
     SELECT *,
@@ -155,36 +170,33 @@ groups AS (
                     THEN poss_ret + num_rel * (num_rel_ret - num_nonrel_ret)
                 WHEN partial THEN kept_ret_poss
                 ELSE relevant_ret_poss + num_ret * first_nonrel_ret END AS rnonrel_ret_poss
-    FROM group_counts NATURAL JOIN pair_counts
+    FROM group_counts JOIN pair_counts USING (ranking_key, jg)
 ),
 per_query_groups AS (
-    SELECT COLUMNS('^((?i:run_id)|query_id)$'),
-           list(struct_pack(ful_ret := coalesce(ful_ret, 0), poss_ret := coalesce(poss_ret, 0),
-                            ful_imp := coalesce(ful_imp, 0), poss_imp := coalesce(poss_imp, 0),
-                            notoccur := coalesce(notoccur, 0),
-                            rnonrel_ful := coalesce(rnonrel_ful, 0), rnonrel_poss := coalesce(rnonrel_poss, 0),
-                            rnonrel_ret_ful := coalesce(rnonrel_ret_ful, 0),
-                            rnonrel_ret_poss := coalesce(rnonrel_ret_poss, 0)) ORDER BY jg) AS jgs
+    SELECT ranking_key,
+           list(struct_pack(ful_ret := ful_ret, poss_ret := poss_ret, ful_imp := ful_imp, poss_imp := poss_imp,
+                            notoccur := notoccur, rnonrel_ful := rnonrel_ful, rnonrel_poss := rnonrel_poss,
+                            rnonrel_ret_ful := rnonrel_ret_ful, rnonrel_ret_poss := rnonrel_ret_poss)
+                ORDER BY jg) AS jgs
     FROM groups
-    GROUP BY ALL
+    GROUP BY ranking_key
 ),
 -- each document pair some group orders: the share of its preferences fulfilled (trec_eval's pref_counts)
 doc_pairs AS (
-    SELECT COLUMNS('^((?i:run_id)|query_id)$'), least(better, worse), greatest(better, worse),
-           count(*) FILTER (fulfilled) / count(*) AS share,
+    SELECT ranking_key, count(*) FILTER (fulfilled) / count(*) AS share,
            any_value((better_rank IS NOT NULL)::INT + (worse_rank IS NOT NULL)::INT) AS retrieved
     FROM judged_pairs
-    GROUP BY ALL
+    GROUP BY ranking_key, least(better, worse), greatest(better, worse)
 ),
 per_query_pairs AS (
-    SELECT COLUMNS('^((?i:run_id)|query_id)$'),
+    SELECT ranking_key,
            struct_pack(ret_sum := coalesce(sum(share) FILTER (retrieved = 2), 0),
                        ret_n := count(*) FILTER (retrieved = 2),
                        imp_sum := coalesce(sum(share) FILTER (retrieved = 1), 0),
                        imp_n := count(*) FILTER (retrieved = 1),
                        none_n := count(*) FILTER (retrieved = 0)) AS pairs
     FROM doc_pairs
-    GROUP BY ALL
+    GROUP BY ranking_key
 )
 SELECT COLUMNS('^((?i:run_id)|query_id)$'),
        struct_insert(ranking, prefs := struct_pack(
@@ -197,5 +209,6 @@ SELECT COLUMNS('^((?i:run_id)|query_id)$'),
            pairs := coalesce(pairs, struct_pack(ret_sum := 0::DOUBLE, ret_n := 0::BIGINT, imp_sum := 0::DOUBLE,
                                                 imp_n := 0::BIGINT, none_n := 0::BIGINT)))) AS ranking
 FROM base
-NATURAL LEFT JOIN per_query_groups
-NATURAL LEFT JOIN per_query_pairs;
+NATURAL JOIN keys
+LEFT JOIN per_query_groups USING (ranking_key)
+LEFT JOIN per_query_pairs USING (ranking_key);

@@ -7,7 +7,7 @@ descending), so under ties='trec' the runs are ranked a second time, into PREFS_
 
 from __future__ import annotations
 
-from .errors import EvaluationError, MeasureError, option_hint
+from .errors import EvaluationError, option_hint
 
 PREFS_ORDER_TABLE = "sqlrank_prefs_order"
 
@@ -17,16 +17,12 @@ def preference_measures(measures) -> list[str]:
     return [str(m) for m in measures if "preferences" in m.definition.needs]
 
 
-def check_prefs(qrels, prefs, measures, ties: str) -> None:
-    """Preferences are given in place of the qrels; the preference measures take no ties='average'."""
-    asked = preference_measures(measures)
+def check_prefs(qrels, prefs) -> None:
+    """Preferences are given in place of the qrels, not beside them."""
     if prefs is not None and qrels is not None:
         raise EvaluationError("preferences are given in place of the qrels, not beside them: pass " + option_hint(
             "qrels=None", "-R prefs or -R qrels_prefs") + " (the other measures then read each document's highest "
             "rel_level as its label), or evaluate the qrels in a second call")
-    if asked and ties == "average":
-        raise MeasureError(f"{', '.join(asked)}: ties='average' is not defined for the preference measures; "
-                           "use another ties policy (the default, trec, orders them as trec_eval does)")
 
 
 def prefs_of_qrels_sql(qrels_table: str) -> str:

@@ -78,19 +78,19 @@ def _trec_select(con, path: Path, from_qrels: bool) -> str:
 def _table_select(con, source, label: str, from_qrels: bool) -> str:
     """A table's columns, by name; a missing one is an error naming the columns found."""
     if isinstance(source, (str, Path)):
-        relation = con.sql(f"SELECT * FROM {sqlgen.literal(str(source))}")
-    elif isinstance(source, duckdb.DuckDBPyRelation):
-        relation = source
-    else:
-        relation = con.from_arrow(source) if hasattr(source, "schema") and not hasattr(source, "columns") \
-            else con.from_df(source)
-    con.register(PREFS_TABLE + "_source", relation)
-    found = [column.lower() for column in relation.columns]
+        source = con.sql(f"SELECT * FROM {sqlgen.literal(str(source))}")
+    try:
+        con.register(PREFS_TABLE + "_source", source)  # a relation, or a frame or Arrow table DuckDB scans
+    except (duckdb.Error, TypeError, ValueError):
+        raise InputError(f"{label}: cannot read preferences from a {type(source).__name__}; pass a TREC file, a "
+                         "CSV or Parquet path, a DataFrame, an Arrow table or a DuckDB relation") from None
+    columns = [row[0] for row in con.execute(f"DESCRIBE {PREFS_TABLE}_source").fetchall()]
+    found = [column.lower() for column in columns]
     needed = ("query_id", "doc_id", "relevance") if from_qrels else PREFS_COLUMNS
     missing = [column for column in needed if column not in found]
     if missing:
         raise InputError(f"{label}: the preferences need the columns {', '.join(needed)}; "
-                         f"{', '.join(missing)} not found (found {', '.join(relation.columns)}). Rename them")
+                         f"{', '.join(missing)} not found (found {', '.join(columns)}). Rename them")
     if from_qrels:
         jg = "CAST(jg AS VARCHAR)" if "jg" in found else "'0'"
         return (f"SELECT CAST(query_id AS VARCHAR) AS query_id, {jg} AS jg, '0' AS jsg, "
@@ -124,20 +124,24 @@ def _check(con, label: str, from_qrels: bool) -> None:
         group = f"judgment group {jg}" if from_qrels else f"judgment group {jg}, sub-group {jsg}"
         raise InputError(f"{label}: query {query_id}, {group}: document {doc_id} is judged {copies} times; "
                          "keep one line for it")
-    # a group's sub-groups that contradict each other (A > B in one, B > A through others): trec_eval aborts
-    cycle = con.execute(f"SELECT query_id, jg, better FROM sqlrank.preference_pairs({sqlgen.literal(table)}) "
-                        "WHERE better = worse ORDER BY ALL LIMIT 1").fetchall()
-    if cycle:
-        query_id, jg, doc_id = cycle[0]
-        raise InputError(f"{label}: query {query_id}, judgment group {jg}: its sub-groups contradict each other "
-                         f"(document {doc_id} ends up preferred to itself); put contradicting judgments in "
-                         "different judgment groups")
     mixed = con.execute(f"SELECT query_id, jg, doc_id FROM {table} GROUP BY query_id, jg, doc_id "
                         "HAVING min(rel_level) = 0 AND max(rel_level) > 0 ORDER BY ALL LIMIT 1").fetchall()
     if mixed:
         query_id, jg, doc_id = mixed[0]
         raise InputError(f"{label}: query {query_id}, judgment group {jg}: document {doc_id} has both rel_level 0 "
                          "and a positive one (trec_eval refuses this); give it one or the other")
+    # a group's sub-groups that contradict each other (A > B in one, B > A through others): trec_eval aborts
+    # (only the groups of several sub-groups can: the others' pairs, often most, are not made here)
+    con.execute(sqlgen.create_temp_table(
+        table + "_partial", f"SELECT * FROM {table} WHERE (query_id, jg) IN (SELECT (query_id, jg) FROM {table} "
+                            "GROUP BY query_id, jg HAVING count(DISTINCT jsg) > 1)"))
+    cycle = con.execute(f"SELECT query_id, jg, better FROM sqlrank.preference_pairs({sqlgen.literal(table + '_partial')}) "
+                        "WHERE better = worse ORDER BY ALL LIMIT 1").fetchall()
+    if cycle:
+        query_id, jg, doc_id = cycle[0]
+        raise InputError(f"{label}: query {query_id}, judgment group {jg}: its sub-groups contradict each other "
+                         f"(document {doc_id} ends up preferred to itself); put contradicting judgments in "
+                         "different judgment groups")
 
 
 def _row(values) -> str:
