@@ -212,3 +212,33 @@ FROM base
 NATURAL JOIN keys
 LEFT JOIN per_query_groups USING (ranking_key)
 LEFT JOIN per_query_pairs USING (ranking_key);
+
+-- The DuckDB shell's door (the preference measures' table macros, sqlrank/macros.py): preferences and a
+-- run, each a table or view name (the preferences with the columns query_id, jg, jsg, doc_id, rel_level;
+-- the run as sqlrank.run_rankings reads it), ranked as the Python door ranks them: the qrels are each
+-- document's highest rel_level, and the order the measures read breaks ties as trec_eval's does for them
+CREATE OR REPLACE MACRO sqlrank.prefs_run_rankings(prefs_table, run_table, depth := NULL, missing := 'zero',
+                                                   score_precision := 'double', ties := 'trec',
+                                                   run_columns := NULL) AS TABLE
+WITH sqlrank_prefs_input AS MATERIALIZED (
+    SELECT CAST(query_id AS VARCHAR) AS query_id, CAST(jg AS VARCHAR) AS jg, CAST(jsg AS VARCHAR) AS jsg,
+           CAST(doc_id AS VARCHAR) AS doc_id, CAST(rel_level AS DOUBLE) AS rel_level
+    FROM query_table(prefs_table)
+),
+sqlrank_qrels_input AS MATERIALIZED (
+    SELECT query_id, doc_id, max(rel_level) AS relevance FROM sqlrank_prefs_input GROUP BY query_id, doc_id
+),
+sqlrank_run_input AS NOT MATERIALIZED (
+    SELECT * FROM query(sqlrank.run_input_sql(run_table, run_columns, ties := ties))
+),
+sqlrank_judged_ranking AS MATERIALIZED (
+    SELECT * FROM sqlrank.judged_ranking('sqlrank_qrels_input', 'sqlrank_run_input', depth := sqlrank.valid_depth(depth),
+                                         score_precision := score_precision, ties := ties)
+),
+sqlrank_prefs_order AS MATERIALIZED (
+    SELECT * FROM sqlrank.judged_ranking('sqlrank_qrels_input', 'sqlrank_run_input', depth := sqlrank.valid_depth(depth),
+                                         score_precision := score_precision,
+                                         ties := CASE WHEN ties = 'trec' THEN 'docid_asc' ELSE ties END)
+)
+SELECT * FROM sqlrank.prefs_rankings('sqlrank_qrels_input', 'sqlrank_judged_ranking', 'sqlrank_prefs_input',
+                                     'sqlrank_prefs_order', missing := missing);
