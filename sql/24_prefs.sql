@@ -220,10 +220,16 @@ LEFT JOIN per_query_pairs USING (ranking_key);
 CREATE OR REPLACE MACRO sqlrank.prefs_run_rankings(prefs_table, run_table, depth := NULL, missing := 'zero',
                                                    score_precision := 'double', ties := 'trec',
                                                    run_columns := NULL) AS TABLE
-WITH sqlrank_prefs_input AS MATERIALIZED (
-    SELECT CAST(query_id AS VARCHAR) AS query_id, CAST(jg AS VARCHAR) AS jg, CAST(jsg AS VARCHAR) AS jsg,
-           CAST(doc_id AS VARCHAR) AS doc_id, CAST(rel_level AS DOUBLE) AS rel_level
-    FROM query_table(prefs_table)
+-- each row as JSON, so that a column the table lacks reads as NULL: a qrels table (query_id, doc_id,
+-- relevance) is preferences of one judgment group per query, as the Python door reads qrels
+WITH sqlrank_prefs_rows AS MATERIALIZED (
+    SELECT to_json(source) AS fields FROM query_table(prefs_table) AS source
+),
+sqlrank_prefs_input AS MATERIALIZED (
+    SELECT fields ->> 'query_id' AS query_id, coalesce(fields ->> 'jg', '0') AS jg,
+           coalesce(fields ->> 'jsg', '0') AS jsg, fields ->> 'doc_id' AS doc_id,
+           CAST(coalesce(fields ->> 'rel_level', fields ->> 'relevance') AS DOUBLE) AS rel_level
+    FROM sqlrank_prefs_rows
 ),
 sqlrank_qrels_input AS MATERIALIZED (
     SELECT query_id, doc_id, max(rel_level) AS relevance FROM sqlrank_prefs_input GROUP BY query_id, doc_id

@@ -3,8 +3,6 @@ files (tests/data/trec_eval/README.md), through Python, the command line and the
 
 from __future__ import annotations
 
-import csv
-
 import pyarrow
 import pytest
 
@@ -14,37 +12,15 @@ from sqlrank.errors import EvaluationError, InputError, MeasureError
 from sqlrank.registry import NAMED_SETS
 
 
-def expected(path) -> dict[tuple[str, str], float]:
-    with open(path, newline="") as handle:
-        return {(row["measure"], row["query_id"]): float(row["value"]) for row in csv.DictReader(handle)
-                if row["measure"] != "runid"}
-
-
-def values(result) -> dict[tuple[str, str], float]:
-    table = result.to_arrow() if hasattr(result, "to_arrow") else result.table
-    return {(m, q): v for m, q, v in zip(*(table[c].to_pylist() for c in ("measure", "query_id", "value")))}
-
-
-def differences(got: dict, want: dict) -> list:
-    return [(key, want[key], got.get(key)) for key in want if got.get(key) is None or abs(got[key] - want[key]) > 1e-9]
-
-
-def test_prefs_equal_trec_eval_to_17_digits_and_print_as_it_does(trec_data):
-    result = sqlrank.evaluate(None, trec_data / "prefs.results.test", "all_prefs", prefs=trec_data / "prefs.test")
-    want = expected(trec_data / "expected_prefs_full.csv")
-    assert len(want) == 14 * 25 + 1 and differences(values(result), want) == []
-    # the command line's trec layout, byte for byte; the file with comment lines reads the same
+def test_the_command_line_prints_what_trec_eval_prints(trec_data):
+    # every value against trec_eval's 17 digits: tests/measures/test_measure_prefs_*.py; here the trec layout,
+    # byte for byte, of -R prefs (the file with comment lines reads as the one without) and of -R qrels_prefs
     run = invoke("eval", "-q", "-f", "trec", "-m", "all_prefs", "-R", "prefs", trec_data / "prefs.comment.test",
                  trec_data / "prefs.results.test")
     assert run.exit_code == 0, run.stderr
     assert run.stdout == (trec_data / "out.test.prefs").read_text()
-
-
-def test_qrels_read_as_prefs_equal_trec_eval(trec_data):
     result = sqlrank.evaluate(None, trec_data / "results.test", "all_prefs", prefs=trec_data / "qrels.test",
                               prefs_from_qrels=True)
-    want = expected(trec_data / "expected_qrels_prefs_full.csv")
-    assert len(want) == 14 * 4 + 1 and differences(values(result), want) == []
     assert sqlrank.export.render(result, "trec", per_query=True) == (trec_data / "out.test.qrels_prefs").read_bytes()
 
 
@@ -113,3 +89,22 @@ def test_all_prefs_is_trec_eval_s_set():
         "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair",
         "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
         "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp"))
+
+
+def test_the_shell_macro_equals_trec_eval(trec_data):
+    # the most intricate of the fourteen, prefs_avgjg_Rnonrel (every macro answers as evaluate() does:
+    # tests/test_measure_names.py), from a preferences table and a run table
+    lines = [line.split() for line in (trec_data / "prefs.test").read_text().splitlines() if line.strip()]
+    prefs = pyarrow.table({name: [row[i] for row in lines] for i, name in enumerate(("query_id", "jg", "jsg", "doc_id"))}
+                          | {"rel_level": [float(row[4]) for row in lines]})
+    ranked = [line.split() for line in (trec_data / "prefs.results.test").read_text().splitlines() if line.strip()]
+    run = pyarrow.table({"query_id": [r[0] for r in ranked], "doc_id": [r[2] for r in ranked],
+                         "score": [float(r[4]) for r in ranked]})
+    con = sqlrank.connect()
+    con.register("prefs", prefs)
+    con.register("run", run)
+    got = dict(con.execute("SELECT query_id, value FROM sqlrank.prefs_avgjg_rnonrel(prefs, run)").fetchall())
+    with open(trec_data / "expected_prefs_full.csv") as handle:
+        want = {row[1]: float(row[2]) for row in (line.strip().split(",") for line in handle)
+                if row[0] == "prefs_avgjg_Rnonrel" and row[1] != "all"}
+    assert len(want) == 24 and got == pytest.approx(want, abs=1e-9)
