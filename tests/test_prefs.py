@@ -108,3 +108,10 @@ def test_the_shell_macro_equals_trec_eval(trec_data):
         want = {row[1]: float(row[2]) for row in (line.strip().split(",") for line in handle)
                 if row[0] == "prefs_avgjg_Rnonrel" and row[1] != "all"}
     assert len(want) == 24 and got == pytest.approx(want, abs=1e-9)
+
+
+def test_spark_refuses_them_by_name():
+    from sqlrank.spark.checks import check_options
+
+    with pytest.raises(MeasureError, match="prefs_simp: the preference measures are not computed on Spark yet"):
+        check_options("zero", "error", None, "double", None, "trec", False, (), sqlrank.parse_measures(["prefs_simp"]))
