@@ -1,7 +1,6 @@
 -- The preference measures' shared pieces (trec_eval's m_prefs_*.c), over ranking.prefs (sql/24_prefs.sql)
 
--- fulfilled / possible summed over the judgment groups, 0 without any possible; `counts` picks each group's
--- (fulfilled, possible) pair
+-- fulfilled / possible, 0 without any possible (trec_eval leaves such a value 0)
 CREATE OR REPLACE MACRO sqlrank.prefs_ratio(fulfilled, possible) AS
     coalesce(CAST(fulfilled AS DOUBLE) / NULLIF(possible, 0), 0);
 
