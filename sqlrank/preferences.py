@@ -28,8 +28,9 @@ def check_prefs(qrels, prefs) -> None:
 def prefs_of_qrels_sql(qrels_table: str) -> str:
     """The qrels read as preferences when no preferences are given: one judgment group and sub-group per
     query (trec_eval's -R qrels_prefs takes the group from the iteration field, which sqlrank's qrels
-    readers do not keep and which is one value in almost every qrels file)."""
-    return (f"SELECT query_id, '0' AS jg, '0' AS jsg, doc_id, relevance AS rel_level FROM {qrels_table}")
+    readers do not keep and which is one value in almost every qrels file); negative labels left out."""
+    return (f"SELECT query_id, '0' AS jg, '0' AS jsg, doc_id, relevance AS rel_level FROM {qrels_table} "
+            "WHERE relevance >= 0")  # a negative label: judged but unusable, as everywhere in sqlrank
 
 
 def order_ties(ties: str) -> str:

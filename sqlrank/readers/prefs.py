@@ -33,7 +33,11 @@ def load_prefs(con: duckdb.DuckDBPyConnection, source, from_qrels: bool = False)
         select = _trec_select(con, Path(source), from_qrels)
     else:
         select = _table_select(con, source, label, from_qrels)
+    if from_qrels:  # a negative label: judged but unusable, as sqlrank reads qrels everywhere
+        select = f"SELECT * FROM ({select}) AS judgments WHERE rel_level IS NULL OR NOT rel_level < 0"
     con.execute(sqlgen.create_temp_table(PREFS_TABLE, select))
+    if not con.execute(f"SELECT count(*) FROM {PREFS_TABLE}").fetchall()[0][0]:
+        raise InputError(f"{label}: no preferences; expected rows of query_id, jg, jsg, doc_id, rel_level")
     _check(con, label, from_qrels)
     con.execute(sqlgen.create_temp_table(
         QRELS_OF_PREFS, f"SELECT query_id, doc_id, max(rel_level) AS relevance FROM {PREFS_TABLE} "
@@ -101,11 +105,9 @@ def _table_select(con, source, label: str, from_qrels: bool) -> str:
 
 
 def _check(con, label: str, from_qrels: bool) -> None:
-    """The problems trec_eval stops on, each named: no rows, an empty id, a level that is not a non-negative
+    """The problems trec_eval stops on, each named: an empty id, a level that is not a non-negative
     number, a document judged twice in one sub-group, a document both relevant and not in one group."""
     table = PREFS_TABLE
-    if not con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]:
-        raise InputError(f"{label}: no preferences; expected rows of query_id, jg, jsg, doc_id, rel_level")
     checks = [
         ("coalesce(query_id, '') = '' OR coalesce(jg, '') = '' OR coalesce(jsg, '') = '' OR coalesce(doc_id, '') = ''",
          "an empty query_id, jg, jsg or doc_id"),
