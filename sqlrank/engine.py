@@ -186,7 +186,7 @@ def evaluate(
                                       ties, judged_only, aggregates)
     check_empty_policy(empty, [m for m in asked if isinstance(m, Measure)])
     check_subtopic_qrels(qrels, subtopic_qrels, [m for m in asked if isinstance(m, Measure)])
-    check_prefs(qrels, prefs)
+    check_prefs(qrels, prefs, [m for m in asked if isinstance(m, Measure)])
     check_list_inputs([m for m in asked if isinstance(m, ListMeasure)], train, items, ties, empty)
     columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col,
                     "subtopic_id": subtopic_col},

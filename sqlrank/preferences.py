@@ -7,7 +7,7 @@ descending), so under ties='trec' the runs are ranked a second time, into PREFS_
 
 from __future__ import annotations
 
-from .errors import EvaluationError, option_hint
+from .errors import EvaluationError, MeasureError, option_hint
 
 PREFS_ORDER_TABLE = "sqlrank_prefs_order"
 
@@ -17,8 +17,13 @@ def preference_measures(measures) -> list[str]:
     return [str(m) for m in measures if "preferences" in m.definition.needs]
 
 
-def check_prefs(qrels, prefs) -> None:
-    """Preferences are given in place of the qrels, not beside them."""
+def check_prefs(qrels, prefs, measures) -> None:
+    """Preferences are given in place of the qrels, not beside them, and not with subtopic qrels."""
+    diversity = [str(m) for m in measures if "subtopics" in m.definition.needs]
+    if preference_measures(measures) and diversity:  # one call reads one kind of judgments in the qrels' place
+        raise MeasureError(f"{', '.join(preference_measures(measures))} and {', '.join(diversity)}: the preference "
+                           "and the diversity measures read different judgments (preferences, subtopic qrels); "
+                           "evaluate them in two calls")
     if prefs is not None and qrels is not None:
         raise EvaluationError("preferences are given in place of the qrels, not beside them: pass " + option_hint(
             "qrels=None", "-R prefs or -R qrels_prefs") + " (the other measures then read each document's highest "

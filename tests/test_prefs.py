@@ -84,6 +84,12 @@ def test_preferences_beside_qrels_or_under_average_ties_are_refused(trec_data):
                          ties="average")
 
 
+def test_preference_and_diversity_measures_are_asked_apart():
+    with pytest.raises(MeasureError, match="prefs_simp and alpha_nDCG: the preference and the diversity measures"):
+        subtopics = pyarrow.table({"query_id": ["q"], "subtopic_id": ["1"], "doc_id": ["a"], "relevance": [1]})
+        sqlrank.evaluate(None, {"q": {"a": 1.0}}, ["prefs_simp", "alpha_nDCG"], subtopic_qrels=subtopics)
+
+
 def test_all_prefs_is_trec_eval_s_set():
     assert NAMED_SETS["all_prefs"][2:] == tuple(sqlrank.registry.REGISTRY[name].trec_name for name in (
         "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair",
