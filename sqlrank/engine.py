@@ -42,6 +42,8 @@ from .measures import Measure, TextMeasure, parse_labelled
 from .readers import QRELS_TABLE, SUBTOPIC_QRELS_TABLE, load_inputs
 from .readers.base import FORMAT, INPUT_RANK
 from .readers.files import check_unchanged
+from .readers.prefs import PREFS_TABLE, QRELS_OF_PREFS, load_prefs, prefs_from_table
+from .preferences import PREFS_ORDER_TABLE, check_prefs, order_ties, preference_measures, prefs_of_qrels_sql
 from .registry import PARAMETERS, REGISTRY, SPREADS
 from .result import Report, Result, RunReport
 from .zscores import apply as apply_zscores, notice as zscore_notice, read as read_zscores
@@ -87,6 +89,8 @@ def evaluate(
     subtopic_qrels_columns: dict[str, str] | None = None,
     judge_qrels=None,
     judge_col: str | None = None,
+    prefs=None,
+    prefs_from_qrels: bool = False,
     allow_disjoint: bool = False,
     threads: int | None = None,
     memory_limit: str | None = None,
@@ -158,6 +162,12 @@ def evaluate(
         Rprec_mult_avgjg: docs/measures.md#multi-judge-measures), one judgment per (query, judge, document), read
         as subtopic_qrels are (TREC `qid judge docno rel`: the second field names the judge) and given in its
         place, with qrels=None. judge_col: its judge column, when not judge_id, judge or jg (subtopic_col's too).
+    prefs: trec_eval's preferences (-R prefs), which its preference measures read (prefs_simp, ...:
+        docs/measures.md#preference-measures): a TREC file `qid jg jsg docno rel_level`, or a table (CSV,
+        Parquet, frame) with those columns (query_id, jg, jsg, doc_id, rel_level); given instead of `qrels`
+        (pass qrels=None): the other measures read each document's highest rel_level as its label.
+        prefs_from_qrels: `prefs` is a qrels file read as preferences (-R qrels_prefs: `qid jg docno rel`,
+        the second field the judgment group; a table: query_id, doc_id, relevance and an optional jg).
     allow_disjoint: evaluate a run that shares no query with the qrels (by default an error: it is
         almost always the wrong file, or ids written otherwise, '301' against 'q301').
     threads, memory_limit, temp_directory: DuckDB settings, for a database made for this call; without
@@ -187,6 +197,7 @@ def evaluate(
     check_empty_policy(empty, [m for m in asked if isinstance(m, Measure)])
     subtopic_qrels, subtopic_col = judges_as_subtopics(subtopic_qrels, subtopic_col, judge_qrels, judge_col)
     check_subtopic_qrels(qrels, subtopic_qrels, [m for m in asked if isinstance(m, Measure)])
+    check_prefs(qrels, prefs, [m for m in asked if isinstance(m, Measure)])
     check_list_inputs([m for m in asked if isinstance(m, ListMeasure)], train, items, ties, empty, features)
     columns = {"": {"query_id": query_col, "doc_id": doc_col, "score": score_col, "relevance": relevance_col,
                     "subtopic_id": subtopic_col},
@@ -205,7 +216,7 @@ def evaluate(
                               f"({', '.join(list_labels)}); evaluate those without zscores")
     options = (asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates, columns,
                allow_disjoint, ties, empty, rel, subtopic_qrels, (train, items, list_labels, features),
-               (zscores, zscore_rows))
+               (zscores, zscore_rows), (prefs, prefs_from_qrels))
     unread = rel_unread_notice([(label, m) for label, m in labelled if not isinstance(m, ListMeasure)], rel)
     if connection is not None:
         with _using(connection):  # first: a second thread is told so before it touches the busy connection
@@ -228,7 +239,7 @@ def _noted(result: Result, notice: str | None) -> Result:
 
 def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_precision, judged_only, aggregates,
               columns, allow_disjoint, ties, empty="zero", rel=None, subtopic_qrels=None,
-              list_inputs=(None, None, [], None), zscores=(None, None)) -> Result:
+              list_inputs=(None, None, [], None), zscores=(None, None), prefs=(None, False)) -> Result:
     parsed = [m for m in asked if isinstance(m, Measure)]
     text = [m for m in asked if isinstance(m, TextMeasure)]
     lists = [m for m in asked if isinstance(m, ListMeasure)]
@@ -237,8 +248,15 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
     report = None
     try:
         shared = columns.pop("")
+        if prefs[0] is not None:  # the preferences, and the qrels made of them, in the place of the qrels
+            prefs_label = load_prefs(con, *prefs)
+            qrels = con.table(QRELS_OF_PREFS)
         report = load_inputs(con, qrels, run, shared, duplicates, missing, depth, own=columns,
                              subtopic_qrels=subtopic_qrels)
+        if prefs[0] is not None:  # the notices name the file given, not the table made of it
+            report.qrels_label = prefs_label
+        elif preference_measures(parsed):
+            prefs_from_table(con, prefs_of_qrels_sql(QRELS_TABLE), report.qrels_label)
         apply_empty_policy(con, QRELS_TABLE, report, empty, rel)
         refuse_overflowing_gains(con, QRELS_TABLE, report.qrels_label, exponential_measures(parsed))
         if ties == "input":
@@ -251,6 +269,12 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
                                      score_precision, reads_zero_labels(parsed) or bool(relstrings),
                                      reads_negative_labels(parsed) or bool(relstrings), ties):
             con.execute(statement)
+        prefs_order = JUDGED_TABLE
+        if preference_measures(parsed) and order_ties(ties) != ties:  # trec_eval's other order of ties
+            prefs_order = PREFS_ORDER_TABLE
+            for statement in _judged_sql(report.run_tables, depth, score_precision, ties=order_ties(ties),
+                                         table=PREFS_ORDER_TABLE):
+                con.execute(statement)
         _refuse_changed_runs(report)  # after the last statement that reads the runs
         for run_id in report.empty_runs:
             # a run that retrieved nothing still has its place: one row with no query, which
@@ -269,7 +293,8 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
         install_measures(con, {m.definition.macro for m in parsed if not isinstance(m.definition, DefinedMeasure)})
         defined.install(con, parsed)  # the measures users define, as this connection's temporary macros
         # the report holds the runs in their final order (_report_coverage): the rows follow it
-        table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), names=labels, ties=ties)).to_arrow_table()
+        table = con.sql(measures_sql(parsed, missing, run_order=list(report.runs), names=labels, ties=ties,
+                                     prefs_order=prefs_order)).to_arrow_table()
         if lists:
             # the training interactions name their user and item columns as the truth does
             ids = {name: column for name, column in (shared | columns["qrels"]).items()
@@ -478,7 +503,7 @@ def _using(connection):
 
 def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = JUDGED_TABLE,
                  qrels: str = QRELS_TABLE, run_order: list[str] | None = None, names: list[str] | None = None,
-                 ties: str = "trec") -> str:
+                 ties: str = "trec", prefs_order: str = JUDGED_TABLE) -> str:
     """The one statement computing every measure at every cutoff from the judged table.
 
     Each query's ranking (sqlrank.rankings) gets one list of values, one scalar measure macro
@@ -496,6 +521,9 @@ def measures_sql(measures: list[Measure], missing: str = "zero", judged: str = J
     if "judges" in _needs(measures):  # the multi-judge measures' ranking.judges too (sql/24_judges.sql)
         rankings = sqlgen.call("sqlrank.judge_split_rankings", sqlgen.literal(qrels), sqlgen.literal(judged),
                                sqlgen.literal(SUBTOPIC_QRELS_TABLE), missing=missing)
+    if "preferences" in _needs(measures):  # the preference measures' ranking.prefs (sql/24_prefs.sql)
+        rankings = sqlgen.call("sqlrank.prefs_rankings", sqlgen.literal(qrels), sqlgen.literal(judged),
+                               sqlgen.literal(PREFS_TABLE), sqlgen.literal(prefs_order), missing=missing)
     values = _measure_values(measures, average=ties == "average")
     names = sqlgen.literal(names or [str(m) for m in measures])  # the measure column: the names reported
     aggregates = sqlgen.literal([m.definition.aggregate for m in measures])
@@ -607,7 +635,8 @@ def _measure_call(measure: Measure, cutoff: str, average: bool = False) -> str:
 
 
 def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision: str,
-                zero_labels: bool = True, negative_labels: bool = False, ties: str = "trec") -> list[str]:
+                zero_labels: bool = True, negative_labels: bool = False, ties: str = "trec",
+                table: str = JUDGED_TABLE) -> list[str]:
     """The statements that read the runs: each run ranked and judged once, stacked with its run_id.
 
     Runs are ranked one by one rather than as one table with a run_id column:
@@ -618,11 +647,11 @@ def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision
     call's text as it was); 'average' keeps tie groups (sqlrank.tie_groups) that start within depth.
     """
     statements = []
-    for number, (run_id, table) in enumerate(run_tables):
+    for number, (run_id, run_table) in enumerate(run_tables):
         # run_id None: the table names its own runs in a run_id column; otherwise it holds one run
         policy = {} if ties == "trec" else {"ties": ties}
         if ties == "average":
-            call = sqlgen.call("sqlrank.tie_groups", sqlgen.literal(QRELS_TABLE), sqlgen.literal(table),
+            call = sqlgen.call("sqlrank.tie_groups", sqlgen.literal(QRELS_TABLE), sqlgen.literal(run_table),
                                score_precision=score_precision, one_run=run_id is not None, zero_labels=zero_labels,
                                negative_labels=negative_labels, depth=depth)
         else:
@@ -630,15 +659,15 @@ def _judged_sql(run_tables: list[tuple[str | None, str]], depth, score_precision
             # than ranking a small run (sql/11_judged_ranking.sql); judged_ranking picks among its four otherwise
             whole = ties == "trec" and (depth is None or depth > 32)
             call = sqlgen.call("sqlrank.judged_full_ranking" if whole else "sqlrank.judged_ranking",
-                               sqlgen.literal(QRELS_TABLE), sqlgen.literal(table),
+                               sqlgen.literal(QRELS_TABLE), sqlgen.literal(run_table),
                                depth=depth, score_precision=score_precision, one_run=run_id is not None,
                                zero_labels=zero_labels, negative_labels=negative_labels, **policy)
         label = "" if run_id is None else f"{sqlgen.literal(run_id)} AS run_id, "
         select = f"SELECT {label}* FROM {call}"
         if number == 0:
-            statements.append(sqlgen.create_temp_table(JUDGED_TABLE, select))
+            statements.append(sqlgen.create_temp_table(table, select))
         else:
-            statements.append(sqlgen.insert_by_name(JUDGED_TABLE, select))
+            statements.append(sqlgen.insert_by_name(table, select))
     return statements
 
 

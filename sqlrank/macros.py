@@ -154,8 +154,18 @@ def registry_sql(table_macros: bool = True) -> str:
         tied = sqlgen.call("sqlrank.tied_run_rankings", "qrels_table", "run_table", "missing := missing",
                            "score_precision := score_precision", "ties := ties", "qrels_columns := qrels_columns",
                            "run_columns := run_columns", "depth := depth", "judged_only := judged_only", *negative)
+        if "judges" in definition.needs:  # the multi-judge measures: qrels_table names multi-judge qrels
+            statements.append(_subtopic_macro(definition, signature, value, checks, "sqlrank.judge_run_rankings",
+                                              "the multi-judge measures", "the multi-judge qrels need the columns "
+                                              "query_id, judge_id, doc_id, relevance"))
+            continue
         if "subtopics" in definition.needs:  # the diversity measures: qrels_table names subtopic qrels
             statements.append(_subtopic_macro(definition, signature, value, checks))
+            continue
+        if "preferences" in definition.needs:  # the preference measures: qrels_table names preferences
+            statements.append(_subtopic_macro(definition, signature, value, checks, "sqlrank.prefs_run_rankings",
+                                              "the preference measures", "the preferences need the columns "
+                                              "query_id, jg, jsg, doc_id, rel_level"))
             continue
         # a weighted mean's weights go beside the values, for sqlrank.summary's `all` row (sql/90_summary.sql)
         weight = "" if definition.aggregate != "weighted" else ", " + sqlgen.call(
@@ -186,22 +196,21 @@ def registry_sql(table_macros: bool = True) -> str:
     return "\n\n".join(statements) + "\n"
 
 
-def _subtopic_macro(definition, signature: str, value: str, checks: str) -> str:
+def _subtopic_macro(definition, signature: str, value: str, checks: str,
+                    rankings_macro: str = "sqlrank.subtopic_run_rankings", family: str = "the diversity measures",
+                    columns: str = "the subtopic qrels need the columns query_id, subtopic_id, doc_id, relevance") -> str:
     """A diversity measure's table macro: its first table holds subtopic qrels (sqlrank.subtopic_run_rankings);
     the options it cannot take yet (ties := 'average', judged_only, qrels_columns) refused by name, by a branch
-    that is one row of the error when one is given (as sqlrank.run_rankings stops on a problem)."""
-    # the multi-judge measures read multi-judge qrels the same way, their judge in the subtopic's place
-    family, qrels, key = (("multi-judge", "multi-judge qrels", "judge_id") if "judges" in definition.needs
-                          else ("diversity", "subtopic qrels", "subtopic_id"))
-    refused = [("ties = 'average'", f"ties := 'average' is not defined yet for the {family} measures; use another "
+    that is one row of the error when one is given (as sqlrank.run_rankings stops on a problem). The multi-judge
+    measures' is the same with multi-judge qrels (sqlrank.judge_run_rankings), the preference measures' with
+    preferences (sqlrank.prefs_run_rankings)."""
+    refused = [("ties = 'average'", f"ties := 'average' is not defined yet for {family}; use another "
                                     "ties policy"),
-               ("judged_only", f"judged_only is not taken yet by the {family} measures in the shell; leave it out"),
-               ("qrels_columns IS NOT NULL", f"the {qrels} need the columns query_id, {key}, doc_id, "
-                                             "relevance (qrels_columns is not taken yet); rename them in a view")]
+               ("judged_only", f"judged_only is not taken yet by {family} in the shell; leave it out"),
+               ("qrels_columns IS NOT NULL", f"{columns} (qrels_columns is not taken yet); rename them in a view")]
     message = "CASE " + " ".join(f"WHEN {condition} THEN {sqlgen.literal(f'sqlrank: {definition.name}: {reason}')}"
                                  for condition, reason in refused) + " END"
-    source = "sqlrank.judge_run_rankings" if "judges" in definition.needs else "sqlrank.subtopic_run_rankings"
-    rankings = sqlgen.call(source, "qrels_table", "run_table", "depth := depth",
+    rankings = sqlgen.call(rankings_macro, "qrels_table", "run_table", "depth := depth",
                            "missing := missing", "score_precision := score_precision", "ties := ties",
                            "run_columns := run_columns")
     return (f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"

@@ -87,7 +87,8 @@ SPREADS = ("std", "stderr", "median", "std_population")
 #   negative_labels     the judgments with a negative label (in the pool but unjudged: infAP, Judged)
 #   subtopics           the subtopic qrels (query_id, subtopic_id, doc_id, relevance): the diversity measures
 #   judges              with subtopics: the second key names a judge (trec_eval's qrels_jg), the *_avgjg measures
-NEEDS = ("whole_ranking", "judged_nonrelevant", "negative_labels", "subtopics", "judges")
+#   preferences         trec_eval's preferences (query_id, jg, jsg, doc_id, rel_level): the preference measures
+NEEDS = ("whole_ranking", "judged_nonrelevant", "negative_labels", "subtopics", "judges", "preferences")
 
 # What a measure is under ties='average', the expectation over the orderings of each tie group
 # (docs/tie-policies.md):
@@ -324,6 +325,25 @@ REGISTRY: dict[str, MeasureDef] = {
         # trec_eval's yaap (m_yaap.c): AP's numerator smoothed against R, averageable over queries
         MeasureDef("yaap", "yaap", "ln((1 + S) / (1 + R - S)), S = Σ P@i over the relevant retrieved (AP's numerator)",
                    ("rel",), cutoff=False, trec_name="yaap"),
+        # ---- trec_eval's preference measures (-R prefs / qrels_prefs, docs/measures.md#preference-measures):
+        # they read preferences, each named as trec_eval prints it; the counts are summed in the `all` row
+        *(MeasureDef(name, name.lower(), definition, cutoff=False, aggregate=aggregate, trec_name=name,
+                     needs=("preferences", "judged_nonrelevant", "whole_ranking"))
+          for name, aggregate, definition in (
+              ("prefs_num_prefs_poss", "sum", "the preferences of every judgment group, retrieved or not"),
+              ("prefs_num_prefs_ful", "sum", "the preferences fulfilled (A above B, or A retrieved and B not)"),
+              ("prefs_num_prefs_ful_ret", "sum", "the preferences fulfilled with both documents retrieved"),
+              ("prefs_simp", "mean", "preferences fulfilled / preferences possible"),
+              ("prefs_pair", "mean", "over the document pairs some group orders, the share fulfilled, averaged"),
+              ("prefs_avgjg", "mean", "each judgment group's fulfilled / possible, averaged over the groups"),
+              ("prefs_avgjg_Rnonrel", "mean", "prefs_avgjg with each group's non-relevant documents counted as R"),
+              ("prefs_simp_ret", "mean", "prefs_simp over the pairs with both documents retrieved"),
+              ("prefs_pair_ret", "mean", "prefs_pair over the pairs with both documents retrieved"),
+              ("prefs_avgjg_ret", "mean", "prefs_avgjg over the pairs with both documents retrieved"),
+              ("prefs_avgjg_Rnonrel_ret", "mean", "prefs_avgjg_Rnonrel over the retrieved documents"),
+              ("prefs_simp_imp", "mean", "prefs_simp over the pairs with at least one document retrieved"),
+              ("prefs_pair_imp", "mean", "prefs_pair over the pairs with at least one document retrieved"),
+              ("prefs_avgjg_imp", "mean", "prefs_avgjg over the pairs with at least one document retrieved"))),
         # the recommender measures beyond accuracy (docs/recommenders.md)
         MeasureDef("GAUC", "gauc", "per user, the AUC of relevant against every other ranked item; the `all` row "
                    "weights each user by their relevant items (RecBole's GAUC)", ("rel",), cutoff=False,
@@ -354,6 +374,10 @@ NAMED_SETS: dict[str, tuple[str, ...]] = {
                  "ndcg_cut", "map_cut", "relative_P", "success.1,5,10", "set_P", "set_relative_P", "set_recall",
                  "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj"),
     "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
+    # trec_eval's -m all_prefs: the preference measures (they read -R prefs or qrels_prefs), in its order
+    "all_prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
+                  "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
+                  "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp"),
 }
 
 

@@ -16,7 +16,9 @@ def every_measure(rankings: str, k: str = "NULL", **params: str) -> str:
                 for name, p in sqlrank.registry.PARAMETERS.items()}
     values = []
     for definition in sqlrank.REGISTRY.values():
-        if "subtopics" in definition.needs:  # the diversity measures read ranking.intents (tests/measures/diversity_cases.py)
+        # the diversity measures read ranking.intents (tests/measures/diversity_cases.py), the preference measures
+        # ranking.prefs (tests/measures/prefs_cases.py)
+        if {"subtopics", "preferences"} & set(definition.needs):
             continue
         # every macro takes k; one whose measure takes no @k reads the whole ranking or honours k as a prefix
         arguments = ["ranking", k]

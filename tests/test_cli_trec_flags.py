@@ -51,7 +51,7 @@ def test_named_sets_on_the_command_line(trec_data, capsys):
     # trec_eval's flags sqlrank does not take are refused by name, with the reason
     (["-D", "1"], "Invalid value for -D: -D is trec_eval's debug level: sqlrank prints no trace"),
     (["-N", "100000"], "Invalid value for -N: -N is trec_eval's number of documents in the collection"),
-    (["-R", "prefs"], "Invalid value for -R: -R is trec_eval's format of the judgments: sqlrank reads qrels"),
+    (["-R", "trec_jg"], "Invalid value for -R: -R is trec_eval's format of the judgments: sqlrank reads qrels"),
 ])
 def test_every_usage_error_is_one_line(trec_data, capsys, args, message):
     code, out, err = cli(capsys, *args, trec_data / "qrels.test", trec_data / "results.test")

@@ -54,7 +54,7 @@ def every_measure() -> list[str]:
     """Every measure of the registry, with and without a cutoff, and the parameters that change the SQL."""
     names = []
     for name, definition in sqlrank.REGISTRY.items():
-        if "subtopics" in definition.needs:  # the diversity measures: refused on Spark (test_subtopic_qrels.py)
+        if {"subtopics", "preferences"} & set(definition.needs):  # refused on Spark (test_subtopic_qrels.py, test_prefs.py)
             continue
         # a measure whose @ is a real number (IPrec@0.5) has no value without one
         names.append(f"{name}@0.5" if definition.at else name)

@@ -44,7 +44,9 @@ def spelling(definition, k: int) -> str:
 EVERY_MEASURE = [spelling(d, 3) for d in REGISTRY.values()] + [spelling(d, 1) for d in REGISTRY.values() if d.cutoff]
 EVERY_MEASURE += [d.name for d in REGISTRY.values() if d.cutoff]  # the whole list too
 # the diversity measures read subtopic qrels, which these cases have not (tests/measures/diversity_cases.py)
-EVERY_MEASURE = [m for m in EVERY_MEASURE if "subtopics" not in REGISTRY[m.split("@")[0]].needs]
+# the preference measures break ties as trec_eval's form_prefs_counts does (doc id ascending under 'trec'):
+# tests/test_prefs.py
+EVERY_MEASURE = [m for m in EVERY_MEASURE if not {"subtopics", "preferences"} & set(REGISTRY[m.split("@")[0]].needs)]
 AVERAGED = [m for m in EVERY_MEASURE if REGISTRY[m.split("@")[0]].ties_average]
 AVERAGED += ["nDCG(gain=exp,ideal=run)@2", "AP(denominator=min_R_k)@2", "P(rel=2)@2", "DCG(discount=ln)@4"]
 # a higher label earlier can only raise these (so optimistic >= average >= pessimistic)

@@ -46,18 +46,20 @@ TREC_EVAL_ONLY = {
           "shows what a query's ranking holds)",
     "-N": "is trec_eval's number of documents in the collection, which it reads only for utility's fourth weight; "
           "sqlrank refuses that weight unless it is 0, so -N changes nothing: leave it out",
-    "-R": "is trec_eval's format of the judgments: sqlrank reads qrels (-R qrels, trec_eval's default) and "
-          "multi-judge qrels (-R qrels_jg), not yet the preference formats (prefs, qrels_prefs)",
+    "-R": "is trec_eval's format of the judgments: sqlrank reads qrels (-R qrels, trec_eval's default), "
+          "multi-judge qrels (-R qrels_jg) and preferences (-R prefs, -R qrels_prefs): give one of them",
 }
+# trec_eval's -R formats of preferences, which its preference measures read (docs/measures.md#preference-measures)
+PREFS_FORMATS = ("prefs", "qrels_prefs")
 
 
-# the judgment formats of trec_eval's -R that sqlrank reads: qrels, and multi-judge qrels (read as subtopic
-# qrels are, the judge in the subtopic's place: sql/24_judges.sql)
-REL_FORMATS = ("qrels", "qrels_jg")
+# the judgment formats of trec_eval's -R that sqlrank reads: qrels, multi-judge qrels (read as subtopic
+# qrels are, the judge in the subtopic's place: sql/24_judges.sql) and preferences
+REL_FORMATS = ("qrels", "qrels_jg", *PREFS_FORMATS)
 
 
 def refuse_trec_eval_flags(given: dict) -> None:
-    """trec_eval's -D, -N and -R (but -R qrels or qrels_jg): a usage error that names the flag and says why."""
+    """trec_eval's -D, -N and -R (but the -R formats sqlrank reads): a usage error that names the flag and says why."""
     for flag, value in given.items():
         if value is not None and not (flag == "-R" and value in REL_FORMATS):
             raise typer.BadParameter(f"{flag} {TREC_EVAL_ONLY[flag]}", param_hint=flag)
@@ -69,9 +71,16 @@ def rel_format(value: str | None, options: dict) -> None:
         options["subtopic_qrels"] = True
 
 
-def judgments(qrels, options: dict) -> dict:
-    """sqlrank.evaluate's judgments from QRELS: the qrels, or with --subtopic-qrels the subtopic qrels in their place."""
-    return {"qrels": None, "subtopic_qrels": qrels} if options.pop("subtopic_qrels") else {"qrels": qrels}
+def judgments(qrels, options: dict, rel_format: str | None = None) -> dict:
+    """sqlrank.evaluate's judgments from QRELS: the qrels, or with --subtopic-qrels (or -R qrels_jg) the subtopic
+    qrels in their place, or with -R prefs / qrels_prefs the preferences (the qrels read as preferences)."""
+    subtopics = options.pop("subtopic_qrels")
+    if rel_format in PREFS_FORMATS:
+        if subtopics:
+            raise typer.BadParameter(f"-R {rel_format} reads QRELS as preferences; --subtopic-qrels reads it as "
+                                     "subtopic qrels: give one of them", param_hint="-R")
+        return {"qrels": None, "prefs": qrels, "prefs_from_qrels": rel_format == "qrels_prefs"}
+    return {"qrels": None, "subtopic_qrels": qrels} if subtopics else {"qrels": qrels}
 
 
 def refuse_formats(options: dict, where: str) -> None:

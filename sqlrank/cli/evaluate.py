@@ -90,6 +90,9 @@ def eval_command(
                 if rel_format == "qrels_jg":  # read as subtopic qrels are, which Spark does not carry yet
                     raise typer.BadParameter("the multi-judge measures are not computed on Spark yet; use --engine "
                                              "duckdb", param_hint="-R")
+                if rel_format in arguments.PREFS_FORMATS:  # DuckDB only (spark/checks.py)
+                    raise typer.BadParameter("the preference measures are not computed on Spark yet; use --engine "
+                                             "duckdb", param_hint="-R")
                 if options.pop("subtopic_qrels") or options.pop("subtopic_col"):  # DuckDB only (spark/checks.py)
                     raise typer.BadParameter("the diversity measures are not computed on Spark yet; use --engine "
                                              "duckdb", param_hint="--subtopic-qrels")
@@ -106,7 +109,7 @@ def eval_command(
                                         temp_directory=settings[2], train=train, features=features,
                                         **options).to_result()
             else:
-                result = sqlrank.evaluate(**arguments.judgments(qrels, options), run=named_runs,
+                result = sqlrank.evaluate(**arguments.judgments(qrels, options, rel_format), run=named_runs,
                                           measures=arguments.measure_list(measure), connection=con, train=train,
                                           items=items, features=features, zscores=zscores, **options)
         terminal.show_notices(result)

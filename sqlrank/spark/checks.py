@@ -28,6 +28,11 @@ def check_options(missing, duplicates, depth, score_precision, buckets, ties, ju
         raise MeasureError(f"{', '.join(diversity)}: the diversity measures are not computed on Spark yet (they read "
                            "subtopic qrels, which the Spark buckets do not carry); evaluate them with the DuckDB "
                            "engine (sqlrank.evaluate, or --engine duckdb)")
+    preference = [str(m) for m in measures if "preferences" in m.definition.needs]
+    if preference:  # the same: a bucket holds no preferences, and the pairs of a query span every bucket's rows
+        raise MeasureError(f"{', '.join(preference)}: the preference measures are not computed on Spark yet (they "
+                           "read trec_eval's preferences, which the Spark buckets do not carry); evaluate them with "
+                           "the DuckDB engine (sqlrank.evaluate, or --engine duckdb)")
     if duplicates not in DUPLICATE_POLICIES:
         raise InputError(f"unknown duplicates policy '{duplicates}' (expected one of: {', '.join(DUPLICATE_POLICIES)})")
     if buckets is not None:
