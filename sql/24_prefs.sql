@@ -183,8 +183,8 @@ per_query_groups AS (
 ),
 -- each document pair some group orders: the share of its preferences fulfilled (trec_eval's pref_counts)
 doc_pairs AS (
-    SELECT ranking_key, count(*) FILTER (fulfilled) / count(*) AS share,
-           any_value((better_rank IS NOT NULL)::INT + (worse_rank IS NOT NULL)::INT) AS retrieved
+    SELECT ranking_key, count(*) FILTER (fulfilled) / NULLIF(count(*), 0) AS share,
+           any_value(CAST(better_rank IS NOT NULL AS INTEGER) + CAST(worse_rank IS NOT NULL AS INTEGER)) AS retrieved
     FROM judged_pairs
     GROUP BY ranking_key, least(better, worse), greatest(better, worse)
 ),
@@ -201,13 +201,14 @@ per_query_pairs AS (
 SELECT COLUMNS('^((?i:run_id)|query_id)$'),
        struct_insert(ranking, prefs := struct_pack(
            -- empty for a query without preferences
-           jgs := coalesce(jgs, list_filter([struct_pack(ful_ret := 0::BIGINT, poss_ret := 0::BIGINT,
-                                                         ful_imp := 0::BIGINT, poss_imp := 0::BIGINT,
-                                                         notoccur := 0::BIGINT, rnonrel_ful := 0::BIGINT,
-                                                         rnonrel_poss := 0::BIGINT, rnonrel_ret_ful := 0::BIGINT,
-                                                         rnonrel_ret_poss := 0::BIGINT)], lambda g: false)),
-           pairs := coalesce(pairs, struct_pack(ret_sum := 0::DOUBLE, ret_n := 0::BIGINT, imp_sum := 0::DOUBLE,
-                                                imp_n := 0::BIGINT, none_n := 0::BIGINT)))) AS ranking
+           jgs := coalesce(jgs, list_filter([struct_pack(
+               ful_ret := CAST(0 AS BIGINT), poss_ret := CAST(0 AS BIGINT), ful_imp := CAST(0 AS BIGINT),
+               poss_imp := CAST(0 AS BIGINT), notoccur := CAST(0 AS BIGINT), rnonrel_ful := CAST(0 AS BIGINT),
+               rnonrel_poss := CAST(0 AS BIGINT), rnonrel_ret_ful := CAST(0 AS BIGINT),
+               rnonrel_ret_poss := CAST(0 AS BIGINT))], lambda g: false)),
+           pairs := coalesce(pairs, struct_pack(ret_sum := CAST(0 AS DOUBLE), ret_n := CAST(0 AS BIGINT),
+                                                imp_sum := CAST(0 AS DOUBLE), imp_n := CAST(0 AS BIGINT),
+                                                none_n := CAST(0 AS BIGINT))))) AS ranking
 FROM base
 NATURAL JOIN keys
 LEFT JOIN per_query_groups USING (ranking_key)
@@ -226,9 +227,12 @@ WITH sqlrank_prefs_rows AS MATERIALIZED (
     SELECT to_json(source) AS fields FROM query_table(prefs_table) AS source
 ),
 sqlrank_prefs_input AS MATERIALIZED (
-    SELECT fields ->> 'query_id' AS query_id, coalesce(fields ->> 'jg', '0') AS jg,
-           coalesce(fields ->> 'jsg', '0') AS jsg, fields ->> 'doc_id' AS doc_id,
-           CAST(coalesce(fields ->> 'rel_level', fields ->> 'relevance') AS DOUBLE) AS rel_level
+    SELECT json_extract_string(fields, '$.query_id') AS query_id,
+           coalesce(json_extract_string(fields, '$.jg'), '0') AS jg,
+           coalesce(json_extract_string(fields, '$.jsg'), '0') AS jsg,
+           json_extract_string(fields, '$.doc_id') AS doc_id,
+           CAST(coalesce(json_extract_string(fields, '$.rel_level'), json_extract_string(fields, '$.relevance'))
+                AS DOUBLE) AS rel_level
     FROM sqlrank_prefs_rows
 ),
 sqlrank_qrels_input AS MATERIALIZED (
