@@ -43,9 +43,10 @@ def in_order(order: dict[str, list[str]]) -> dict[str, dict[str, float]]:
 
 
 @st.composite
-def cases(draw):
+def cases(draw, ranked=None):
     """Qrels with every label kind; run rows of interleaved queries, scores from a few values (many ties),
-    and maybe a rank column: distinct numbers per query, in an order of their own (not the rows', nor the scores')."""
+    and maybe (or as `ranked` says) a rank column: distinct numbers per query, in an order of their own (not
+    the rows', nor the scores')."""
     qrels, rows = {}, []
     queries = draw(st.lists(st.sampled_from(QUERY_IDS), min_size=1, max_size=3, unique=True))
     for query in queries:
@@ -55,14 +56,26 @@ def cases(draw):
         rows += [{"query_id": query, "doc_id": doc, "score": draw(st.sampled_from([0.0, 1.0, 2.0, 2.5]))}
                  for doc in docs]
     rows = draw(st.permutations(rows))  # the queries' rows interleaved: only each query's own order counts
-    if draw(st.booleans()):
+    if draw(st.booleans()) if ranked is None else ranked:
         ranks = draw(st.lists(st.integers(-5, 1000), min_size=len(rows), max_size=len(rows), unique=True))
         rows = [dict(row, rank=rank + draw(st.sampled_from([0, 0.5]))) for row, rank in zip(rows, ranks)]
     return qrels, rows
 
 
-@settings(max_examples=10, deadline=None)
-@given(case=cases(), rel=st.sampled_from([1, 2]), kind=st.sampled_from(["pandas", "polars", "arrow"]))
+@st.composite
+def batches(draw, size):
+    """`size` cases in one, each query renamed apart (tests/batched.py), all with a rank column or none."""
+    ranked = draw(st.booleans())
+    qrels, rows = {}, []
+    for number in range(size):
+        case_qrels, case_rows = draw(cases(ranked))
+        qrels.update({f"{number}|{query}": judgments for query, judgments in case_qrels.items()})
+        rows += [dict(row, query_id=f"{number}|{row['query_id']}") for row in case_rows]
+    return qrels, rows
+
+
+@settings(max_examples=5, deadline=None)
+@given(case=batches(3), rel=st.sampled_from([1, 2]), kind=st.sampled_from(["pandas", "polars", "arrow"]))
 def test_every_measure_under_input_is_trec_on_the_run_in_the_given_order(case, rel, kind):
     qrels, rows = case
     frame = pd.DataFrame(rows)
@@ -71,8 +84,8 @@ def test_every_measure_under_input_is_trec_on_the_run_in_the_given_order(case, r
                  values(qrels, in_order(given_order(rows)), EVERY_MEASURE, rel=rel, ties="trec"))
 
 
-@settings(max_examples=10, deadline=None)
-@given(case=cases())
+@settings(max_examples=4, deadline=None)
+@given(case=batches(3))
 def test_input_order_is_the_same_from_every_file_format(case, tmp_path_factory):
     """TREC (its rank field: the row order numbered when the case has no rank), CSV, JSON lines and Parquet."""
     qrels, rows = case
