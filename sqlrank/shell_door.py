@@ -241,24 +241,28 @@ CREATE OR REPLACE MACRO sqlrank.listed_items(items, name, column_name) AS
 """
 
 
-def listed_table_sql(kind: str, value: str, column: str, count: str, run_id: str, source: str) -> str:
-    """The SQL text reading a table input: its doc_id column unnested when it is a list, the missing value made.
+def listed_table_sql(kind: str, value: str, column: str, run_id: str, source: str) -> str:
+    """The SQL text reading a table input: its doc_id column unnested when it is a list, a missing value made.
 
-    A run's list is ranked by its order (score = minus the position, as readers/shapes.py); truth without a
-    label column has relevance 1 (the probe, {kind}_columns_sql, refuses any other missing value column).
+    A run's list is ranked by its order (score = minus the place, as readers/shapes.py); truth has relevance 1.
+    The made value is a column named as the value column, after the input's own: DuckDB renames a second
+    column of one name (score_1), so the value column picked is the input's when it has one, in its own type.
+    The probe ({kind}_columns_sql) refuses a missing value column the input's shape does not explain.
     """
-    def expression(canonical):
-        return column.format(canonical=sqlgen.literal(canonical))
+    def pick(canonical, name):
+        return column.format(canonical=sqlgen.literal(canonical)) + f" || ' AS {name}'"
 
-    items = ("'sqlrank.listed_items(' || " + expression("doc_id") + " || ', ' || sqlrank.sql_literal(name) || ', ' "
-             "|| sqlrank.sql_literal(sqlrank.column_name(columns, 'doc_id')) || ') AS sqlrank_items'")
-    made = "-CAST(sqlrank_position AS DOUBLE)" if kind == "run" else "1.0"
-    return (f"'SELECT * EXCLUDE (sqlrank_position, sqlrank_unvalued) REPLACE (CASE WHEN sqlrank_unvalued THEN {made} "
-            f"ELSE {value} END AS {value}) FROM (SELECT ' || {run_id}" + expression("query_id") + " || ' AS query_id, "
-            "unnest(sqlrank_items) AS doc_id, unnest(range(1, len(sqlrank_items) + 1)) AS sqlrank_position, ' || "
-            + expression(value) + f" || ' AS {value}, ' || " + count.format(canonical=sqlgen.literal(value))
-            + " || ' AS sqlrank_unvalued FROM (SELECT *, ' || " + items + " || ' FROM (SELECT *, NULL AS sqlrank_absent "
-            "FROM query_table(' || sqlrank.sql_literal(name) || ')) AS sqlrank_row) AS sqlrank_row) AS sqlrank_listed'")
+    items = ("'sqlrank.listed_items(' || " + column.format(canonical="'doc_id'") + " || ', ' || "
+             "sqlrank.sql_literal(name) || ', ' || sqlrank.sql_literal(sqlrank.column_name(columns, 'doc_id')) || ')'")
+    made = ("CASE WHEN ends_with(typeof(sqlrank_listed), '']'') THEN -CAST(sqlrank_position AS DOUBLE) END"
+            if kind == "run" else "1.0")
+    value_name = f"'\"' || replace(sqlrank.column_name(columns, '{value}'), '\"', '\"\"') || '\"'"
+    listed = ("'SELECT *, unnest(sqlrank_items) AS sqlrank_item, unnest(range(1, len(sqlrank_items) + 1)) "
+              "AS sqlrank_position FROM (SELECT *, ' || " + items + " || ' AS sqlrank_items, ' || "
+              + column.format(canonical="'doc_id'") + " || ' AS sqlrank_listed' || " + source + " || ')'")
+    return (f"'SELECT ' || {run_id}" + pick("query_id", "query_id") + " || ', sqlrank_item AS doc_id, ' || "
+            + pick(value, value) + f" || ' FROM (SELECT *, {made} AS ' || {value_name} || ' FROM (' || {listed} "
+            "|| ') AS sqlrank_items) AS sqlrank_row'")
 
 
 def input_sql() -> str:
@@ -314,7 +318,7 @@ CREATE OR REPLACE MACRO sqlrank.trec_path(name) AS
         missing += f" WHEN {value} AND NOT {_VALUE_NOT_NEEDED[kind]} THEN ''{value}''"
         listed = "', ends_with(typeof(' || " + column.format(canonical="'doc_id'") + " || '), '']'') AS sqlrank_listed'"
         reader = f"'SELECT *{absent} FROM sqlrank.read_trec_{kind}(' || sqlrank.sql_literal(name) || ')'"
-        table = listed_table_sql(kind, value, column, count, run_id, source)
+        table = listed_table_sql(kind, value, column, run_id, source)
         parameters = "name, columns"
         if kind == "run":  # the rank field is read under ties := 'input' only (sqlrank.ordered_run_sql)
             reader = "CASE WHEN ties = 'input' THEN sqlrank.ordered_run_sql(name, columns) ELSE " + \
