@@ -108,3 +108,26 @@ def test_the_duckdb_shell_reads_a_list_run_and_unlabelled_truth(tmp_path):
     rows = run_shell(script, tmp_path)
     assert {("nDCG@10", row["query_id"]): float(row["value"]) for row in rows} == \
         pytest.approx({key: value for key, value in BY_HAND.items() if key[0] == "nDCG@10"}, abs=1e-15)
+
+
+def test_the_list_measures_macros_read_a_list_run_as_its_rows(con):
+    """The beyond-accuracy macros read the run as the others do: a list run gives the numbers of its rows, and
+    of the Python door. Serendipity reads the unlabelled truth as relevance 1."""
+    truth = pd.DataFrame({"query_id": [1, 1, 2, 3], "doc_id": [10, 11, 20, 30]})
+    recs = pd.DataFrame({"query_id": [1, 2, 3], "doc_id": [[10, 12, 11], [21, 20], [31]]})
+    train = pd.DataFrame({"query_id": [1, 2, 3, 4, 4, 5], "doc_id": [10, 10, 12, 20, 12, 21]})
+    for name, frame in {"truth": truth, "recs": recs, "train": train}.items():
+        con.register(name, frame)
+    con.execute("CREATE TEMP TABLE rows AS SELECT query_id, unnest(doc_id) AS doc_id, "
+                "-unnest(range(1, len(doc_id) + 1)) AS score FROM recs")
+    calls = {"Novelty@2": "novelty", "Diversity@2": "diversity", "Serendipity@2": "serendipity",
+             "Personalization@2": "personalization"}
+    python = sqlrank.evaluate(truth, recs, list(calls), train=train)
+    expected = {(row["measure"], str(row["query_id"])): row["value"] for row in python.to_arrow().to_pylist()}
+    for measure, macro in calls.items():
+        train_option = "" if macro == "personalization" else ", train := 'train'"
+        listed, rows = (con.execute(f"SELECT query_id, value FROM sqlrank.{macro}('truth', '{run}'{train_option}, "
+                                    "k := 2) ORDER BY ALL").fetchall() for run in ("recs", "rows"))
+        assert listed == rows, measure
+        assert {(measure, query): value for query, value in listed} == \
+            pytest.approx({key: value for key, value in expected.items() if key[0] == measure}, abs=1e-12), measure
