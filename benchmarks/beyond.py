@@ -3,6 +3,8 @@
     python benchmarks/beyond.py --data DIR make                         # the data, once (Parquet files in DIR)
     python benchmarks/beyond.py --data DIR sqlrank                      # sqlrank's timings
     OTHER_PYTHON benchmarks/beyond.py --data DIR recommenders           # recommenders' (pandas < 3, which it needs)
+    python benchmarks/beyond.py --data DIR --top 10 sqlrank-similarity  # Diversity and Serendipity at --top
+    OTHER_PYTHON benchmarks/beyond.py --data DIR --top 10 recommenders-similarity
 
 The data: 10,000 users × 100 recommendations (1M rows, scores falling down each list), drawn from 100,000
 items with a popularity skew; 1M training interactions drawn the same way; a truth of one item per user.
@@ -11,6 +13,11 @@ recommenders has (Novelty, CatalogCoverage, DistributionalCoverage) and of all s
 the Parquet files (the reading is timed); recommenders' novelty, catalog_coverage and distributional_coverage on
 pandas DataFrames read beforehand (untimed). recommenders has no ARP, APLT, Gini or personalization. Each side
 prints its values, which must agree.
+
+The similarity measures (Diversity and Serendipity, by co-occurrence in the training log and by 16-d feature
+vectors) read every pair of items of each user's top k: 4,950 pairs a user at k = 100 (49.5M pairs), 45 at
+k = 10. `--top` sets k; recommenders gets each user's top k rows (its functions take no cutoff) and, for
+Serendipity, the truth as its relevance column (1 for the truth's item, else 0), which sqlrank reads from the truth.
 """
 
 from __future__ import annotations
@@ -24,6 +31,13 @@ from pathlib import Path
 USERS, LENGTH, ITEMS, INTERACTIONS = 10_000, 100, 100_000, 1_000_000
 SHARED = ["Novelty", "CatalogCoverage", "DistributionalCoverage"]
 ALL = SHARED + ["ARP", "APLT", "Gini", "Personalization"]
+FEATURES = 16  # the length of each item's feature vector
+
+
+def similar(top: int) -> list[str]:
+    """The similarity measures at cutoff `top`, by co-occurrence and by features."""
+    return [f"{name}{options}@{top}" for name in ("Diversity", "Serendipity")
+            for options in ("", "(similarity=features)")]
 
 
 def make(folder: Path, seed: int = 0) -> None:
@@ -49,6 +63,8 @@ def make(folder: Path, seed: int = 0) -> None:
     pq.write_table(pa.table({"user_id": np.arange(USERS), "item_id": np.array([chosen[0] for chosen in lists])}),
                    folder / "truth.parquet")
     pq.write_table(pa.table({"item_id": np.arange(ITEMS)}), folder / "items.parquet")
+    vectors = rng.random((ITEMS, FEATURES))
+    pq.write_table(pa.table({"item_id": np.arange(ITEMS), "features": list(vectors)}), folder / "features.parquet")
 
 
 def timed(call, repeat: int) -> tuple[dict, object]:
@@ -76,6 +92,43 @@ def run_sqlrank(folder: Path, repeat: int) -> dict:
             "shared_values": shared}
 
 
+def run_sqlrank_similarity(folder: Path, repeat: int, top: int) -> dict:
+    import sqlrank
+
+    def evaluate():
+        return sqlrank.evaluate(str(folder / "truth.parquet"), str(folder / "recs.parquet"), similar(top),
+                                train=str(folder / "train.parquet"),
+                                features=str(folder / "features.parquet")).summary
+
+    seconds, values = timed(evaluate, repeat)
+    return {"contender": "sqlrank", "top": top, "similarity_seconds": seconds, "values": values}
+
+
+def run_recommenders_similarity(folder: Path, repeat: int, top: int) -> dict:
+    import pandas as pd
+    from recommenders.evaluation.python_evaluation import diversity, serendipity
+
+    train = pd.read_parquet(folder / "train.parquet")
+    reco = pd.read_parquet(folder / "recs.parquet")
+    reco = reco[reco.groupby("user_id")["score"].rank(ascending=False, method="first") <= top]
+    truth = pd.read_parquet(folder / "truth.parquet").assign(relevance=1.0)
+    reco = reco.merge(truth, on=["user_id", "item_id"], how="left").fillna({"relevance": 0.0})
+    features = pd.read_parquet(folder / "features.parquet")
+    columns = {"col_user": "user_id", "col_item": "item_id"}
+    by_features = {"item_feature_df": features, "item_sim_measure": "item_feature_vector",
+                   "col_item_features": "features"}
+    names = similar(top)
+
+    def evaluate():
+        return {names[0]: diversity(train, reco, **columns),
+                names[1]: diversity(train, reco, **by_features, **columns),
+                names[2]: serendipity(train, reco, col_relevance="relevance", **columns),
+                names[3]: serendipity(train, reco, col_relevance="relevance", **by_features, **columns)}
+
+    seconds, values = timed(evaluate, repeat)
+    return {"contender": "recommenders", "top": top, "similarity_seconds": seconds, "values": values}
+
+
 def run_recommenders(folder: Path, repeat: int) -> dict:
     import pandas as pd
     from recommenders.evaluation.python_evaluation import catalog_coverage, distributional_coverage, novelty
@@ -99,13 +152,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("what", choices=("make", "sqlrank", "recommenders"))
+    parser.add_argument("--top", type=int, default=10, help="the similarity measures' cutoff k")
+    parser.add_argument("what", choices=("make", "sqlrank", "recommenders", "sqlrank-similarity",
+                                         "recommenders-similarity"))
     arguments = parser.parse_args()
     arguments.data.mkdir(parents=True, exist_ok=True)
     if arguments.what == "make":
         make(arguments.data)
         return
-    found = (run_sqlrank if arguments.what == "sqlrank" else run_recommenders)(arguments.data, arguments.repeat)
+    if arguments.what.endswith("-similarity"):
+        run = run_sqlrank_similarity if arguments.what.startswith("sqlrank") else run_recommenders_similarity
+        found = run(arguments.data, arguments.repeat, arguments.top)
+    else:
+        found = (run_sqlrank if arguments.what == "sqlrank" else run_recommenders)(arguments.data, arguments.repeat)
     print(json.dumps(found, default=float, indent=1))
 
 
