@@ -14,9 +14,10 @@ the Parquet files (the reading is timed); recommenders' novelty, catalog_coverag
 pandas DataFrames read beforehand (untimed). recommenders has no ARP, APLT, Gini or personalization. Each side
 prints its values, which must agree.
 
-The similarity measures (Diversity and Serendipity, by co-occurrence in the training log and by 16-d feature
+The similarity measures (Diversity and Serendipity, by co-occurrence in the history and by 16-d feature
 vectors) read every pair of items of each user's top k: 4,950 pairs a user at k = 100 (49.5M pairs), 45 at
-k = 10. `--top` sets k; recommenders gets each user's top k rows (its functions take no cutoff) and, for
+k = 10. Their training log is `history.parquet`, the training log's 1M rows folded onto the recommended users
+(a user needs a history for Serendipity), each (user, item) once. `--top` sets k; recommenders gets each user's top k rows (its functions take no cutoff) and, for
 Serendipity, the truth as its relevance column (1 for the truth's item, else 0), which sqlrank reads from the truth.
 """
 
@@ -34,10 +35,10 @@ ALL = SHARED + ["ARP", "APLT", "Gini", "Personalization"]
 FEATURES = 16  # the length of each item's feature vector
 
 
-def similar(top: int) -> list[str]:
-    """The similarity measures at cutoff `top`, by co-occurrence and by features."""
-    return [f"{name}{options}@{top}" for name in ("Diversity", "Serendipity")
-            for options in ("", "(similarity=features)")]
+def similar(top: int, skip: tuple[str, ...] = ()) -> list[str]:
+    """The similarity measures at cutoff `top`, by co-occurrence and by features, less those named in `skip`."""
+    names = [f"{name}{options}" for name in ("Diversity", "Serendipity") for options in ("", "(similarity=features)")]
+    return [f"{name}@{top}" for name in names if name not in skip]
 
 
 def make(folder: Path, seed: int = 0) -> None:
@@ -63,6 +64,11 @@ def make(folder: Path, seed: int = 0) -> None:
     pq.write_table(pa.table({"user_id": np.arange(USERS), "item_id": np.array([chosen[0] for chosen in lists])}),
                    folder / "truth.parquet")
     pq.write_table(pa.table({"item_id": np.arange(ITEMS)}), folder / "items.parquet")
+    # Serendipity reads each recommended user's own history: the training log given to the recommended users
+    # (its users folded onto them), each (user, item) once, since recommenders would count a repeat twice
+    history = pa.table({"user_id": (pq.read_table(folder / "train.parquet")["user_id"].to_numpy() - USERS) % USERS,
+                        "item_id": pq.read_table(folder / "train.parquet")["item_id"]})
+    pq.write_table(history.group_by(["user_id", "item_id"]).aggregate([]), folder / "history.parquet")
     vectors = rng.random((ITEMS, FEATURES))
     pq.write_table(pa.table({"item_id": np.arange(ITEMS), "features": list(vectors)}), folder / "features.parquet")
 
@@ -92,23 +98,23 @@ def run_sqlrank(folder: Path, repeat: int) -> dict:
             "shared_values": shared}
 
 
-def run_sqlrank_similarity(folder: Path, repeat: int, top: int) -> dict:
+def run_sqlrank_similarity(folder: Path, repeat: int, top: int, skip: tuple[str, ...]) -> dict:
     import sqlrank
 
     def evaluate():
-        return sqlrank.evaluate(str(folder / "truth.parquet"), str(folder / "recs.parquet"), similar(top),
-                                train=str(folder / "train.parquet"),
+        return sqlrank.evaluate(str(folder / "truth.parquet"), str(folder / "recs.parquet"), similar(top, skip),
+                                train=str(folder / "history.parquet"),
                                 features=str(folder / "features.parquet")).summary
 
     seconds, values = timed(evaluate, repeat)
     return {"contender": "sqlrank", "top": top, "similarity_seconds": seconds, "values": values}
 
 
-def run_recommenders_similarity(folder: Path, repeat: int, top: int) -> dict:
+def run_recommenders_similarity(folder: Path, repeat: int, top: int, skip: tuple[str, ...]) -> dict:
     import pandas as pd
     from recommenders.evaluation.python_evaluation import diversity, serendipity
 
-    train = pd.read_parquet(folder / "train.parquet")
+    train = pd.read_parquet(folder / "history.parquet")
     reco = pd.read_parquet(folder / "recs.parquet")
     reco = reco[reco.groupby("user_id")["score"].rank(ascending=False, method="first") <= top]
     truth = pd.read_parquet(folder / "truth.parquet").assign(relevance=1.0)
@@ -117,13 +123,15 @@ def run_recommenders_similarity(folder: Path, repeat: int, top: int) -> dict:
     columns = {"col_user": "user_id", "col_item": "item_id"}
     by_features = {"item_feature_df": features, "item_sim_measure": "item_feature_vector",
                    "col_item_features": "features"}
-    names = similar(top)
+    calls = dict(zip(similar(top), (
+        lambda: diversity(train, reco, **columns),
+        lambda: diversity(train, reco, **by_features, **columns),
+        lambda: serendipity(train, reco, col_relevance="relevance", **columns),
+        lambda: serendipity(train, reco, col_relevance="relevance", **by_features, **columns))))
+    names = similar(top, skip)
 
     def evaluate():
-        return {names[0]: diversity(train, reco, **columns),
-                names[1]: diversity(train, reco, **by_features, **columns),
-                names[2]: serendipity(train, reco, col_relevance="relevance", **columns),
-                names[3]: serendipity(train, reco, col_relevance="relevance", **by_features, **columns)}
+        return {name: calls[name]() for name in names}
 
     seconds, values = timed(evaluate, repeat)
     return {"contender": "recommenders", "top": top, "similarity_seconds": seconds, "values": values}
@@ -153,6 +161,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--top", type=int, default=10, help="the similarity measures' cutoff k")
+    parser.add_argument("--skip", default="", help="similarity measures left out, by name: Serendipity,...")
     parser.add_argument("what", choices=("make", "sqlrank", "recommenders", "sqlrank-similarity",
                                          "recommenders-similarity"))
     arguments = parser.parse_args()
@@ -162,7 +171,7 @@ def main() -> None:
         return
     if arguments.what.endswith("-similarity"):
         run = run_sqlrank_similarity if arguments.what.startswith("sqlrank") else run_recommenders_similarity
-        found = run(arguments.data, arguments.repeat, arguments.top)
+        found = run(arguments.data, arguments.repeat, arguments.top, tuple(filter(None, arguments.skip.split(","))))
     else:
         found = (run_sqlrank if arguments.what == "sqlrank" else run_recommenders)(arguments.data, arguments.repeat)
     print(json.dumps(found, default=float, indent=1))
