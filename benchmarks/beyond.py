@@ -16,9 +16,11 @@ prints its values, which must agree.
 
 The similarity measures (Diversity and Serendipity, by co-occurrence in the history and by 16-d feature
 vectors) read every pair of items of each user's top k: 4,950 pairs a user at k = 100 (49.5M pairs), 45 at
-k = 10. Their training log is `history.parquet`, the training log's 1M rows folded onto the recommended users
-(a user needs a history for Serendipity), each (user, item) once. `--top` sets k; recommenders gets each user's top k rows (its functions take no cutoff) and, for
-Serendipity, the truth as its relevance column (1 for the truth's item, else 0), which sqlrank reads from the truth.
+k = 10. Their training log is `history.parquet`, the training log's 1M rows folded onto the recommended
+users (a user needs a history for Serendipity), each (user, item) once, less the user's recommendations.
+`--top` sets k; recommenders gets each user's top k rows (its functions take no cutoff) and, for Serendipity,
+the truth as its relevance column (1 for the truth's item, else 0), which sqlrank reads from the truth.
+`--skip` leaves measures out by name (`--skip Serendipity,Serendipity(similarity=features)`).
 """
 
 from __future__ import annotations
@@ -68,7 +70,11 @@ def make(folder: Path, seed: int = 0) -> None:
     # (its users folded onto them), each (user, item) once, since recommenders would count a repeat twice
     history = pa.table({"user_id": (pq.read_table(folder / "train.parquet")["user_id"].to_numpy() - USERS) % USERS,
                         "item_id": pq.read_table(folder / "train.parquet")["item_id"]})
-    pq.write_table(history.group_by(["user_id", "item_id"]).aggregate([]), folder / "history.parquet")
+    # without the user's own recommendations, which recommenders refuses to find in the training data
+    recommended = pq.read_table(folder / "recs.parquet").select(["user_id", "item_id"])
+    history = history.group_by(["user_id", "item_id"]).aggregate([])
+    pq.write_table(history.join(recommended, ["user_id", "item_id"], join_type="left anti"),
+                   folder / "history.parquet")
     vectors = rng.random((ITEMS, FEATURES))
     pq.write_table(pa.table({"item_id": np.arange(ITEMS), "features": list(vectors)}), folder / "features.parquet")
 
