@@ -257,12 +257,24 @@ def listed_table_sql(kind: str, value: str, column: str, run_id: str, source: st
     made = ("CASE WHEN ends_with(typeof(sqlrank_listed), '']'') THEN -CAST(sqlrank_position AS DOUBLE) END"
             if kind == "run" else "1.0")
     value_name = f"'\"' || replace(sqlrank.column_name(columns, '{value}'), '\"', '\"\"') || '\"'"
+    doc = column.format(canonical="'doc_id'")
+    # *COLUMNS cannot stand in a WHERE clause: whether the id column is a list is a column of its own
+    is_list = "' || 'ends_with(typeof(' || " + doc + " || '), '']'') AS sqlrank_is_list' || '"
+    source = f"' FROM (SELECT *, {is_list} FROM (SELECT *, NULL AS sqlrank_absent FROM query_table(' || " \
+             "sqlrank.sql_literal(name) || ')) AS sqlrank_input) AS sqlrank_row'"
     listed = ("'SELECT *, unnest(sqlrank_items) AS sqlrank_item, unnest(range(1, len(sqlrank_items) + 1)) "
               "AS sqlrank_position FROM (SELECT *, ' || " + items + " || ' AS sqlrank_items, ' || "
-              + column.format(canonical="'doc_id'") + " || ' AS sqlrank_listed' || " + source + " || ')'")
-    return (f"'SELECT ' || {run_id}" + pick("query_id", "query_id") + " || ', sqlrank_item AS doc_id, ' || "
-            + pick(value, value) + f" || ' FROM (SELECT *, {made} AS ' || {value_name} || ' FROM (' || {listed} "
-            "|| ') AS sqlrank_items) AS sqlrank_row'")
+              + doc + " || ' AS sqlrank_listed' || " + source + " || ' WHERE sqlrank_is_list)'")
+    # an id column that is no list is read as it is, without a list a row: typeof() folds, so DuckDB runs
+    # one of the two branches only
+    scalar_made = "NULL" if kind == "run" else "1.0"
+    scalar = (f"'SELECT ' || {run_id}" + pick("query_id", "query_id") + " || ', CAST(' || " + doc
+              + " || ' AS VARCHAR) AS doc_id, ' || " + pick(value, value) + f" || ' FROM (SELECT *, {scalar_made} AS ' "
+              f"|| {value_name} || ' FROM (SELECT *' || {source} || ' WHERE NOT sqlrank_is_list) AS sqlrank_scalar) AS sqlrank_row'")
+    listed = (f"'SELECT ' || {run_id}" + pick("query_id", "query_id") + " || ', sqlrank_item AS doc_id, ' || "
+              + pick(value, value) + f" || ' FROM (SELECT *, {made} AS ' || {value_name} || ' FROM (' || {listed} "
+              "|| ') AS sqlrank_items) AS sqlrank_row'")
+    return f"{scalar} || ' UNION ALL BY NAME ' || {listed}"
 
 
 def input_sql() -> str:
