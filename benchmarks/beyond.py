@@ -3,6 +3,8 @@
     python benchmarks/beyond.py --data DIR make                         # the data, once (Parquet files in DIR)
     python benchmarks/beyond.py --data DIR sqlrank                      # sqlrank's timings
     OTHER_PYTHON benchmarks/beyond.py --data DIR recommenders           # recommenders' (pandas < 3, which it needs)
+    python benchmarks/beyond.py --data DIR --top 10 sqlrank-similarity  # Diversity and Serendipity at --top
+    OTHER_PYTHON benchmarks/beyond.py --data DIR --top 10 recommenders-similarity
 
 The data: 10,000 users × 100 recommendations (1M rows, scores falling down each list), drawn from 100,000
 items with a popularity skew; 1M training interactions drawn the same way; a truth of one item per user.
@@ -11,6 +13,14 @@ recommenders has (Novelty, CatalogCoverage, DistributionalCoverage) and of all s
 the Parquet files (the reading is timed); recommenders' novelty, catalog_coverage and distributional_coverage on
 pandas DataFrames read beforehand (untimed). recommenders has no ARP, APLT, Gini or personalization. Each side
 prints its values, which must agree.
+
+The similarity measures (Diversity and Serendipity, by co-occurrence in the history and by 16-d feature
+vectors) read every pair of items of each user's top k: 4,950 pairs a user at k = 100 (49.5M pairs), 45 at
+k = 10. Their training log is `history.parquet`, the training log's 1M rows folded onto the recommended
+users (a user needs a history for Serendipity), each (user, item) once, less the user's recommendations.
+`--top` sets k; recommenders gets each user's top k rows (its functions take no cutoff) and, for Serendipity,
+the truth as its relevance column (1 for the truth's item, else 0), which sqlrank reads from the truth.
+`--skip` leaves measures out by name (`--skip Serendipity,Serendipity(similarity=features)`).
 """
 
 from __future__ import annotations
@@ -24,6 +34,13 @@ from pathlib import Path
 USERS, LENGTH, ITEMS, INTERACTIONS = 10_000, 100, 100_000, 1_000_000
 SHARED = ["Novelty", "CatalogCoverage", "DistributionalCoverage"]
 ALL = SHARED + ["ARP", "APLT", "Gini", "Personalization"]
+FEATURES = 16  # the length of each item's feature vector
+
+
+def similar(top: int, skip: tuple[str, ...] = ()) -> list[str]:
+    """The similarity measures at cutoff `top`, by co-occurrence and by features, less those named in `skip`."""
+    names = [f"{name}{options}" for name in ("Diversity", "Serendipity") for options in ("", "(similarity=features)")]
+    return [f"{name}@{top}" for name in names if name not in skip]
 
 
 def make(folder: Path, seed: int = 0) -> None:
@@ -49,6 +66,17 @@ def make(folder: Path, seed: int = 0) -> None:
     pq.write_table(pa.table({"user_id": np.arange(USERS), "item_id": np.array([chosen[0] for chosen in lists])}),
                    folder / "truth.parquet")
     pq.write_table(pa.table({"item_id": np.arange(ITEMS)}), folder / "items.parquet")
+    # Serendipity reads each recommended user's own history: the training log given to the recommended users
+    # (its users folded onto them), each (user, item) once, since recommenders would count a repeat twice
+    history = pa.table({"user_id": (pq.read_table(folder / "train.parquet")["user_id"].to_numpy() - USERS) % USERS,
+                        "item_id": pq.read_table(folder / "train.parquet")["item_id"]})
+    # without the user's own recommendations, which recommenders refuses to find in the training data
+    recommended = pq.read_table(folder / "recs.parquet").select(["user_id", "item_id"])
+    history = history.group_by(["user_id", "item_id"]).aggregate([])
+    pq.write_table(history.join(recommended, ["user_id", "item_id"], join_type="left anti"),
+                   folder / "history.parquet")
+    vectors = rng.random((ITEMS, FEATURES))
+    pq.write_table(pa.table({"item_id": np.arange(ITEMS), "features": list(vectors)}), folder / "features.parquet")
 
 
 def timed(call, repeat: int) -> tuple[dict, object]:
@@ -76,6 +104,45 @@ def run_sqlrank(folder: Path, repeat: int) -> dict:
             "shared_values": shared}
 
 
+def run_sqlrank_similarity(folder: Path, repeat: int, top: int, skip: tuple[str, ...]) -> dict:
+    import sqlrank
+
+    def evaluate():
+        return sqlrank.evaluate(str(folder / "truth.parquet"), str(folder / "recs.parquet"), similar(top, skip),
+                                train=str(folder / "history.parquet"),
+                                features=str(folder / "features.parquet")).summary
+
+    seconds, values = timed(evaluate, repeat)
+    return {"contender": "sqlrank", "top": top, "similarity_seconds": seconds, "values": values}
+
+
+def run_recommenders_similarity(folder: Path, repeat: int, top: int, skip: tuple[str, ...]) -> dict:
+    import pandas as pd
+    from recommenders.evaluation.python_evaluation import diversity, serendipity
+
+    train = pd.read_parquet(folder / "history.parquet")
+    reco = pd.read_parquet(folder / "recs.parquet")
+    reco = reco[reco.groupby("user_id")["score"].rank(ascending=False, method="first") <= top]
+    truth = pd.read_parquet(folder / "truth.parquet").assign(relevance=1.0)
+    reco = reco.merge(truth, on=["user_id", "item_id"], how="left").fillna({"relevance": 0.0})
+    features = pd.read_parquet(folder / "features.parquet")
+    columns = {"col_user": "user_id", "col_item": "item_id"}
+    by_features = {"item_feature_df": features, "item_sim_measure": "item_feature_vector",
+                   "col_item_features": "features"}
+    calls = dict(zip(similar(top), (
+        lambda: diversity(train, reco, **columns),
+        lambda: diversity(train, reco, **by_features, **columns),
+        lambda: serendipity(train, reco, col_relevance="relevance", **columns),
+        lambda: serendipity(train, reco, col_relevance="relevance", **by_features, **columns))))
+    names = similar(top, skip)
+
+    def evaluate():
+        return {name: calls[name]() for name in names}
+
+    seconds, values = timed(evaluate, repeat)
+    return {"contender": "recommenders", "top": top, "similarity_seconds": seconds, "values": values}
+
+
 def run_recommenders(folder: Path, repeat: int) -> dict:
     import pandas as pd
     from recommenders.evaluation.python_evaluation import catalog_coverage, distributional_coverage, novelty
@@ -99,13 +166,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("what", choices=("make", "sqlrank", "recommenders"))
+    parser.add_argument("--top", type=int, default=10, help="the similarity measures' cutoff k")
+    parser.add_argument("--skip", default="", help="similarity measures left out, by name: Serendipity,...")
+    parser.add_argument("what", choices=("make", "sqlrank", "recommenders", "sqlrank-similarity",
+                                         "recommenders-similarity"))
     arguments = parser.parse_args()
     arguments.data.mkdir(parents=True, exist_ok=True)
     if arguments.what == "make":
         make(arguments.data)
         return
-    found = (run_sqlrank if arguments.what == "sqlrank" else run_recommenders)(arguments.data, arguments.repeat)
+    if arguments.what.endswith("-similarity"):
+        run = run_sqlrank_similarity if arguments.what.startswith("sqlrank") else run_recommenders_similarity
+        found = run(arguments.data, arguments.repeat, arguments.top, tuple(filter(None, arguments.skip.split(","))))
+    else:
+        found = (run_sqlrank if arguments.what == "sqlrank" else run_recommenders)(arguments.data, arguments.repeat)
     print(json.dumps(found, default=float, indent=1))
 
 

@@ -211,7 +211,7 @@ _SIMILARITY_CTES = (
     "),\n"
     "sqlrank_relevant AS (\n"
     "    SELECT DISTINCT CAST(query_id AS VARCHAR) AS query_id, CAST(doc_id AS VARCHAR) AS doc_id\n"
-    "    FROM query_table(qrels_table) WHERE relevance >= 1\n"
+    "    FROM query(sqlrank.qrels_input_sql(qrels_table, NULL)) WHERE relevance >= 1\n"
     "),\n")
 _SIMILARITY_CHECK = (
     "\nWHERE CASE WHEN similarity = 'features' AND features IS NULL THEN error('{measure} with similarity := "
@@ -259,9 +259,11 @@ def shell_sql() -> str:
             f"    SELECT DISTINCT {run_id}, query_id FROM (FROM sqlrank.run_rankings(qrels_table, run_table, "
             f"missing := missing) {no_run_id})\n"
             f"),\n"
+            # the run read as the measures' macros read it (sqlrank/shell_door.py): a list column of items too
+            f"sqlrank_list_run AS NOT MATERIALIZED (SELECT * FROM query(sqlrank.run_input_sql(run_table, NULL))),\n"
             f"sqlrank_lists AS (\n"
             f"    SELECT {run_id}, CAST(query_id AS VARCHAR) AS query_id, CAST(doc_id AS VARCHAR) AS doc_id, rank\n"
-            f"    FROM (FROM sqlrank.ranked(run_table) {no_run_id})\n"
+            f"    FROM (FROM sqlrank.ranked('sqlrank_list_run') {no_run_id})\n"
             f"),\n"
             + (_SIMILARITY_CTES.replace("{measure}", definition.name) if similarities else "") +
             f"sqlrank_train AS ({train}),\n"

@@ -30,6 +30,11 @@ from . import sqlgen
 from .checks import messages
 from .limits import MAX_TRIALS, SEEDS
 from .measures import MAX_CUTOFF
+from .readers import shapes
+from .readers.tables import INTEGER_TYPES
+
+# the types of a list column's items taken as ids (readers/tables.py's _ID_TYPES)
+_LISTED_ID_TYPES = INTEGER_TYPES | {"VARCHAR", "UUID", "ENUM", '"NULL"', "NULL"}
 
 # (kind, the canonical value column, the macro option that maps the input's columns)
 KINDS = (("run", "score", "run_columns"), ("qrels", "relevance", "qrels_columns"))
@@ -200,12 +205,85 @@ CREATE OR REPLACE MACRO sqlrank.read_trec_qrels(path) AS TABLE
 """
 
 
+def _name_of(canonical: str) -> str:
+    """Inside the probe's SQL text: the input's column holding `canonical`, as an SQL literal."""
+    return f"' || sqlrank.sql_literal(sqlrank.column_name(columns, '{canonical}')) || '"
+
+
+# when the probe does not ask for the value column: a run of item lists is ranked by list position, truth of only
+# the two id columns (and a timestamp) is relevance 1 for every item, as the Python door reads them (readers/shapes.py)
+_VALUE_NOT_NEEDED = {
+    "run": "sqlrank_listed",
+    "qrels": ("len(list_filter(found, lambda sqlrank_name: NOT list_contains([" + _name_of("query_id") + ", "
+              + _name_of("doc_id") + "], sqlrank_name) AND NOT list_contains("
+              + sqlgen.literal(list(shapes._NOT_LABELS)).replace("'", "''") + ", lower(sqlrank_name)))) = 0"),
+}
+
+
+def listed_sql() -> str:
+    """sqlrank.listed_items(items, name, column_name): a doc_id value as the list of its items, as text."""
+    element = "regexp_replace(typeof(items), '\\[[0-9]*\\]$', '')"
+    base = f"split_part({element}, '(', 1)"
+    fix = (f"CASE WHEN {base} IN ('FLOAT', 'DOUBLE', 'DECIMAL') THEN {sqlgen.literal(messages.ID_TYPE_FLOAT_FIX)} "
+           f"ELSE {sqlgen.literal(messages.ID_TYPE_FIX)} END")
+    refused = _error(messages.ID_TYPE, input="name", column="column_name", canonical="'doc_id'", type=element,
+                     mixed="''", fix=fix)
+    return f"""
+-- a doc_id value as a list of text items: a list column's items in their order (each must be text or a whole
+-- number, as the Python door's readers/tables.py asks), any other value a list of itself; DuckDB binds a macro
+-- before it sees a column's type, so the type is read row by row with typeof(), which it folds to a constant
+CREATE OR REPLACE MACRO sqlrank.listed_items(items, name, column_name) AS
+    CASE
+        WHEN NOT ends_with(typeof(items), ']') THEN [CAST(items AS VARCHAR)]
+        WHEN NOT list_contains({sqlgen.literal(sorted(_LISTED_ID_TYPES))}, {base}) THEN {refused}
+        ELSE CAST(CAST(to_json(items) AS JSON) AS VARCHAR[])
+    END;
+"""
+
+
+def listed_table_sql(kind: str, value: str, column: str, run_id: str, source: str) -> str:
+    """The SQL text reading a table input: its doc_id column unnested when it is a list, a missing value made.
+
+    A run's list is ranked by its order (score = minus the place, as readers/shapes.py); truth has relevance 1.
+    The made value is a column named as the value column, after the input's own: DuckDB renames a second
+    column of one name (score_1), so the value column picked is the input's when it has one, in its own type.
+    The probe ({kind}_columns_sql) refuses a missing value column the input's shape does not explain.
+    """
+    def pick(canonical, name):
+        return column.format(canonical=sqlgen.literal(canonical)) + f" || ' AS {name}'"
+
+    items = ("'sqlrank.listed_items(' || " + column.format(canonical="'doc_id'") + " || ', ' || "
+             "sqlrank.sql_literal(name) || ', ' || sqlrank.sql_literal(sqlrank.column_name(columns, 'doc_id')) || ')'")
+    made = ("CASE WHEN ends_with(typeof(sqlrank_listed), '']'') THEN -CAST(sqlrank_position AS DOUBLE) END"
+            if kind == "run" else "1.0")
+    value_name = f"'\"' || replace(sqlrank.column_name(columns, '{value}'), '\"', '\"\"') || '\"'"
+    doc = column.format(canonical="'doc_id'")
+    # *COLUMNS cannot stand in a WHERE clause: whether the id column is a list is a column of its own
+    is_list = "' || 'ends_with(typeof(' || " + doc + " || '), '']'') AS sqlrank_is_list' || '"
+    source = f"' FROM (SELECT *, {is_list} FROM (SELECT *, NULL AS sqlrank_absent FROM query_table(' || " \
+             "sqlrank.sql_literal(name) || ')) AS sqlrank_input) AS sqlrank_row'"
+    listed = ("'SELECT *, unnest(sqlrank_items) AS sqlrank_item, unnest(range(1, len(sqlrank_items) + 1)) "
+              "AS sqlrank_position FROM (SELECT *, ' || " + items + " || ' AS sqlrank_items, ' || "
+              + doc + " || ' AS sqlrank_listed' || " + source + " || ' WHERE sqlrank_is_list)'")
+    # an id column that is no list is read as it is, without a list a row: typeof() folds, so DuckDB runs
+    # one of the two branches only
+    scalar_made = "NULL" if kind == "run" else "1.0"
+    scalar = (f"'SELECT ' || {run_id}" + pick("query_id", "query_id") + " || ', CAST(' || " + doc
+              + " || ' AS VARCHAR) AS doc_id, ' || " + pick(value, value) + f" || ' FROM (SELECT *, {scalar_made} AS ' "
+              f"|| {value_name} || ' FROM (SELECT *' || {source} || ' WHERE NOT sqlrank_is_list) AS sqlrank_scalar) AS sqlrank_row'")
+    listed = (f"'SELECT ' || {run_id}" + pick("query_id", "query_id") + " || ', sqlrank_item AS doc_id, ' || "
+              + pick(value, value) + f" || ' FROM (SELECT *, {made} AS ' || {value_name} || ' FROM (' || {listed} "
+              "|| ') AS sqlrank_items) AS sqlrank_row'")
+    return f"{scalar} || ' UNION ALL BY NAME ' || {listed}"
+
+
 def input_sql() -> str:
     """sqlrank.<kind>_input_sql and <kind>_columns_sql: the SQL text that reads a macro's input, and probes its columns."""
     # a column of the input by the user's name (or the canonical one), bound even when it is missing: the
     # input gets an all-NULL column sqlrank_absent, and coalesce() takes the named column when there is one
-    pick = ("'coalesce(*COLUMNS(lambda sqlrank_name: sqlrank_name = ' || sqlrank.sql_literal("
-            "sqlrank.column_name(columns, {canonical})) || ' OR sqlrank_name = ''sqlrank_absent'')) AS {name}'")
+    column = ("'coalesce(*COLUMNS(lambda sqlrank_name: sqlrank_name = ' || sqlrank.sql_literal("
+              "sqlrank.column_name(columns, {canonical})) || ' OR sqlrank_name = ''sqlrank_absent''))'")
+    pick = column[:-1] + " AS {name}'"
     source = "' FROM (SELECT *, NULL AS sqlrank_absent FROM query_table(' || sqlrank.sql_literal(name) || ')) AS sqlrank_row'"
     # the probe: 1 when the named column is missing (only sqlrank_absent matched)
     count = ("'len(list_value(*COLUMNS(lambda sqlrank_name: sqlrank_name = ' || sqlrank.sql_literal("
@@ -246,13 +324,13 @@ CREATE OR REPLACE MACRO sqlrank.trec_path(name) AS
         # a run keeps its run_id column, if any (sqlrank_absent stands in, so that the pattern always matches)
         run_id = "'COLUMNS(''^((?i:run_id)|sqlrank_absent)$''), ' || " if kind == "run" else ""
         absent = ", NULL AS sqlrank_absent" if kind == "run" else ""
-        columns = " || ', ' || ".join(pick.format(canonical=sqlgen.literal(c), name=c)
-                                      for c in ("query_id", "doc_id", value))
         counts = " || ', ' || ".join(f"{count.format(canonical=sqlgen.literal(c))} || ' AS {c}'"
                                      for c in ("query_id", "doc_id", value))
-        missing = " ".join(f"WHEN {c} THEN ''{c}''" for c in ("query_id", "doc_id", value))
+        missing = " ".join(f"WHEN {c} THEN ''{c}''" for c in ("query_id", "doc_id"))
+        missing += f" WHEN {value} AND NOT {_VALUE_NOT_NEEDED[kind]} THEN ''{value}''"
+        listed = "', ends_with(typeof(' || " + column.format(canonical="'doc_id'") + " || '), '']'') AS sqlrank_listed'"
         reader = f"'SELECT *{absent} FROM sqlrank.read_trec_{kind}(' || sqlrank.sql_literal(name) || ')'"
-        table = f"'SELECT ' || {run_id}{columns} || {source}"
+        table = listed_table_sql(kind, value, column, run_id, source)
         parameters = "name, columns"
         if kind == "run":  # the rank field is read under ties := 'input' only (sqlrank.ordered_run_sql)
             reader = "CASE WHEN ties = 'input' THEN sqlrank.ordered_run_sql(name, columns) ELSE " + \
@@ -271,7 +349,7 @@ CREATE OR REPLACE MACRO sqlrank.{kind}_columns_sql(name, columns) AS
          WHEN sqlrank.trec_path(name) THEN 'SELECT CAST(NULL AS VARCHAR) AS missing, CAST(NULL AS VARCHAR[]) AS found'
          ELSE 'SELECT CASE {missing} END AS missing, found FROM (SELECT ' || {counts} || ', '
               || 'list_filter(json_keys(to_json(sqlrank_row)), lambda sqlrank_name: sqlrank_name <> ''sqlrank_absent'') '
-              || 'AS found' || {source} || ' LIMIT 1)' END;
+              || 'AS found' || {listed} || {source} || ' LIMIT 1)' END;
 """)
     return "".join(statements)
 
@@ -417,4 +495,4 @@ CREATE OR REPLACE MACRO sqlrank.pair_problem(qrels_input, run_input, name) AS TA
 
 def shell_sql() -> str:
     """All of the above, in the order DuckDB binds them."""
-    return parameter_sql() + trec_sql() + input_sql() + problem_sql() + pair_sql()
+    return parameter_sql() + trec_sql() + listed_sql() + input_sql() + problem_sql() + pair_sql()

@@ -22,6 +22,10 @@ DUPLICATES_FIX_PYTHON = "Remove them, or choose a policy: duplicates='first' or 
 DUPLICATES_FIX_CLI = "Remove them, or choose a policy: --duplicates first|max"
 DUPLICATES_FIX_SHELL = ("Remove them, e.g. keep each pair's best row: QUALIFY row_number() OVER "
                         "(PARTITION BY query_id, doc_id ORDER BY {value} DESC) = 1")
+# an id column of another type (a list column's items: the type of its items)
+ID_TYPE = "{input}: column '{column}' ({canonical}) has type {type}{mixed}, expected text or whole numbers: {fix}"
+ID_TYPE_FLOAT_FIX = "floating-point ids never match text ids (1.0 is not '1'); convert the column to int or str"
+ID_TYPE_FIX = "convert the column to str (or int)"
 MISSING_COLUMN = "{input}: missing column '{column}' (found {found}); {fix}"
 COLUMN_MAP_NOT_STRUCT = ("{option} must be a struct naming the input's column of each canonical one, such as "
                          "{{'query_id': 'qid'}}; got {found}")

@@ -248,11 +248,9 @@ def _check_type(label: str, canonical: str, column: str, duck_type: str) -> None
     if canonical in ("query_id", "doc_id"):
         if base in _ID_TYPES or base == "ENUM":
             return
-        why = ("floating-point ids never match text ids (1.0 is not '1'); convert the column to int or str"
-               if base in ("FLOAT", "DOUBLE", "DECIMAL")
-               else "convert the column to str (or int)")
-        raise InputError(f"{label}: column '{shorten(column)}' ({canonical}) has type {duck_type}{mixed}, "
-                         f"expected text or whole numbers: {why}")
+        fix = messages.ID_TYPE_FLOAT_FIX if base in ("FLOAT", "DOUBLE", "DECIMAL") else messages.ID_TYPE_FIX
+        raise InputError(messages.ID_TYPE.format(input=label, column=shorten(column), canonical=canonical,
+                                                 type=duck_type, mixed=mixed, fix=fix))
     if base in _VALUE_TYPES or base == "DECIMAL":
         return
     raise InputError(f"{label}: column '{shorten(column)}' ({canonical}) has type {duck_type}{mixed}, "
