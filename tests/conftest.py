@@ -96,16 +96,6 @@ ONE_WORKER_FIXTURES = {
 }
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_xdist_auto_num_workers(config):
-    """`-n auto`: one worker more than the cores, because the Spark tests' worker spends most of its time waiting
-    on its JVM (docs/testing.md); PYTEST_XDIST_AUTO_NUM_WORKERS, when set, still decides."""
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return None
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return cores + 1
-
-
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook turns the groups into test ids
 def pytest_collection_modifyitems(items):
     for item in items:
