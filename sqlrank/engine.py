@@ -827,7 +827,7 @@ def _report_coverage(con, report: Report) -> None:
     rows = con.execute(
         f"""
         -- judged_ranking keeps the rank-1 row of every ranking: one row per (run, query). Joins rather than
-        -- subqueries per run: half the time, most of it planning (docs/performance.md, "Everyday sizes, round three")
+        -- correlated subqueries per run, which DuckDB plans one by one (docs/performance.md, "Everyday sizes, round three")
         WITH run_queries AS MATERIALIZED (SELECT run_id, query_id FROM {JUDGED_TABLE} WHERE rank = 1),
              qrels_queries AS MATERIALIZED (SELECT DISTINCT query_id FROM {QRELS_TABLE}),
              counted AS (SELECT run_id, count(*) AS queries,

@@ -199,7 +199,7 @@ def make_lists(con, run_tables: list[tuple[str | None, str]], rankings: str, mea
 
 # the shell macro's tables of the item similarities: the features in their canonical long form (an item, a
 # feature, a weight: docs/recommenders.md shows how a vector column becomes one) and the relevant items; the
-# input the similarity reads is refused by name when it is NULL, since an empty one would give 0s in silence
+# input the similarity reads is refused by name when it is NULL, since an empty one would give zero values in silence
 _SIMILARITY_CTES = (
     "sqlrank_no_train AS (SELECT CAST(NULL AS VARCHAR) AS query_id, CAST(NULL AS VARCHAR) AS doc_id WHERE false),\n"
     "sqlrank_no_features AS (SELECT CAST(NULL AS VARCHAR) AS doc_id, CAST(NULL AS VARCHAR) AS feature, "

@@ -88,8 +88,8 @@ RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double
 
 # A table macro's first FROM item, one row: DuckDB binds a table macro's body when the macro is created unless it
 # meets a parameter whose type it needs first, so a subquery reading one (ties, untyped until the call) puts off
-# binding the long ranking pass to the first call: half the time connect() takes (docs/performance.md,
-# "Everyday sizes, round three"). A broken body is found by its first call instead (tests/test_install.py).
+# binding the long ranking pass to the first call, so that connect() does not bind what a session may never call
+# (docs/performance.md, "Everyday sizes, round three"). A broken body is found by its first call instead (tests/test_install.py).
 BOUND_AT_FIRST_CALL = "(SELECT ties AS ties_policy) AS bound_at_first_call"
 
 

@@ -71,7 +71,7 @@ def _evaluate_bucket(run, qrels, options: dict):
     # the placeholder query makes no bucket disjoint: that check, as the unjudged-run warning, is the driver's
     # over the whole job (checks.whole_job_checks), from what each bucket says of its part (_coverage)
     settings["allow_disjoint"] = True
-    # without the shell's table macros, which evaluate() never calls: half the cost of a connection, paid per bucket
+    # without the shell's table macros, which evaluate() never calls and every bucket would install (docs/performance.md)
     with sqlrank.connect(threads=options["threads"], memory_limit=options["memory_limit"],
                          temp_directory=options["temp_directory"], table_macros=False) as con:
         try:
