@@ -114,6 +114,17 @@ CREATE OR REPLACE MACRO sqlrank.ideal_ideal(ranking, k, rel, alpha, reciprocal) 
         lambda place: intents * pow(1 - alpha, place - 1)
                       * CASE WHEN reciprocal THEN 1.0 / NULLIF(place, 0) ELSE sqlrank.novelty_discount(place) END)))[1];
 
+-- The shell doors' judged ranking of a run (run_table as sqlrank.run_rankings reads it) against qrels_name, a table
+-- or CTE of (query_id, doc_id, relevance): the diversity, multi-judge and preference doors read their qrels as
+-- each document's highest label, then rank the run as the Python door does
+CREATE OR REPLACE MACRO sqlrank.shell_judged_ranking(qrels_name, run_table, depth, score_precision, ties,
+                                                     run_columns) AS TABLE
+WITH sqlrank_run_input AS NOT MATERIALIZED (
+    SELECT * FROM query(sqlrank.run_input_sql(run_table, run_columns, ties := ties))
+)
+SELECT * FROM sqlrank.judged_ranking(qrels_name, 'sqlrank_run_input', depth := sqlrank.valid_depth(depth),
+                                     score_precision := score_precision, ties := ties);
+
 -- The DuckDB shell's door (the diversity measures' table macros, sqlrank/macros.py): subtopic qrels
 -- and a run, each a table or view name (the subtopic qrels with the columns query_id, subtopic_id,
 -- doc_id, relevance; the run as sqlrank.run_rankings reads it), ranked once as the Python door
@@ -131,12 +142,9 @@ WITH sqlrank_subtopic_input AS MATERIALIZED (
 sqlrank_qrels_input AS MATERIALIZED (
     SELECT query_id, doc_id, max(relevance) AS relevance FROM sqlrank_subtopic_input GROUP BY query_id, doc_id
 ),
-sqlrank_run_input AS NOT MATERIALIZED (
-    SELECT * FROM query(sqlrank.run_input_sql(run_table, run_columns, ties := ties))
-),
 sqlrank_judged_ranking AS MATERIALIZED (
-    SELECT * FROM sqlrank.judged_ranking('sqlrank_qrels_input', 'sqlrank_run_input', depth := sqlrank.valid_depth(depth),
-                                         score_precision := score_precision, ties := ties)
+    SELECT * FROM sqlrank.shell_judged_ranking('sqlrank_qrels_input', run_table, depth, score_precision, ties,
+                                               run_columns)
 )
 SELECT * FROM sqlrank.subtopic_rankings('sqlrank_qrels_input', 'sqlrank_judged_ranking', 'sqlrank_subtopic_input',
                                         missing := missing);

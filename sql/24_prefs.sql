@@ -238,17 +238,13 @@ sqlrank_prefs_input AS MATERIALIZED (
 sqlrank_qrels_input AS MATERIALIZED (
     SELECT query_id, doc_id, max(rel_level) AS relevance FROM sqlrank_prefs_input GROUP BY query_id, doc_id
 ),
-sqlrank_run_input AS NOT MATERIALIZED (
-    SELECT * FROM query(sqlrank.run_input_sql(run_table, run_columns, ties := ties))
-),
 sqlrank_judged_ranking AS MATERIALIZED (
-    SELECT * FROM sqlrank.judged_ranking('sqlrank_qrels_input', 'sqlrank_run_input', depth := sqlrank.valid_depth(depth),
-                                         score_precision := score_precision, ties := ties)
+    SELECT * FROM sqlrank.shell_judged_ranking('sqlrank_qrels_input', run_table, depth, score_precision, ties,
+                                               run_columns)
 ),
 sqlrank_prefs_order AS MATERIALIZED (
-    SELECT * FROM sqlrank.judged_ranking('sqlrank_qrels_input', 'sqlrank_run_input', depth := sqlrank.valid_depth(depth),
-                                         score_precision := score_precision,
-                                         ties := CASE WHEN ties = 'trec' THEN 'docid_asc' ELSE ties END)
+    SELECT * FROM sqlrank.shell_judged_ranking('sqlrank_qrels_input', run_table, depth, score_precision,
+                                               CASE WHEN ties = 'trec' THEN 'docid_asc' ELSE ties END, run_columns)
 )
 SELECT * FROM sqlrank.prefs_rankings('sqlrank_qrels_input', 'sqlrank_judged_ranking', 'sqlrank_prefs_input',
                                      'sqlrank_prefs_order', missing := missing);
