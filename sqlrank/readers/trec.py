@@ -1,9 +1,9 @@
 """TREC text: runs (`qid Q0 docno rank score tag`) and qrels (`qid iter docno rel`).
 
 The format of any file no other reader recognises. Two readers make the same
-table. The fast one lets DuckDB split lines at single spaces (most files); the
-general one splits at any ASCII whitespace and is the one that explains a bad
-line. The rules both follow (trec_eval 10's, except where it would silently
+table. The fast one lets DuckDB split lines at single spaces or at single tabs
+(most files); the general one splits at any ASCII whitespace and is the one
+that explains a bad line. The rules both follow (trec_eval 10's, except where it would silently
 read a wrong number):
 
 * Fields split on ASCII whitespace (spaces, tabs, CR, VT, FF, mixed); blank
@@ -181,21 +181,25 @@ def load_general(con, path: Path, compression: str, raw: str, kind: str, order: 
 
 
 def load_fast(con, path: Path, compression: str, raw: str, kind: str, order: bool = False) -> bool:
-    """The table of load_general, for a file whose fields are separated by single spaces.
+    """The table of load_general, for a file whose fields are separated by single spaces or by single tabs.
 
-    DuckDB splits such lines itself (read_csv, delimiter ' ', strict field count; strict mode also stops at
+    DuckDB splits such lines itself (read_csv, delimiter ' ' or tab, strict field count; strict mode also stops at
     a lone CR among CRLF line ends, which the general reader reads as a line end), an order of magnitude
     faster than the general reader's regex split. Whenever the two readers could differ this gives up (returns False,
     having created nothing) and the general reader reads the file and explains what is wrong with it:
-    a wrong number of fields, an empty field (double, leading or trailing spaces: DuckDB reads it as
+    a wrong number of fields, an empty field (double, leading or trailing separators: DuckDB reads it as
     NULL), a comment line, a BOM anywhere but at the file's start, bytes that split or refuse lines
-    there (both plain_bytes), text that is not UTF-8, anything DuckDB fails on.
+    there, spaces and tabs in one file (all found by plain_bytes), text that is not UTF-8, anything DuckDB fails on.
     """
-    if _in_transaction(con) or not plain_bytes(path, compression):
+    if _in_transaction(con):
+        return False
+    delimiter = plain_bytes(path, compression)
+    if delimiter is None:
         return False
     names = [f"f{number}" for number in range(1, _TREC_FIELDS[kind] + 1)]
     columns = ", ".join(f"'{name}': 'VARCHAR'" for name in names)
-    reader = (f"read_csv({sqlgen.file_path(path)}, columns = {{{columns}}}, header = false, delim = ' ', quote = '', "
+    reader = (f"read_csv({sqlgen.file_path(path)}, columns = {{{columns}}}, header = false, "
+              f"delim = {sqlgen.literal(delimiter)}, quote = '', "
               f"escape = '', comment = '', auto_detect = false, strict_mode = true, "
               f"compression = '{compression}', hive_partitioning = false)")
     # the general reader skips `#` lines (a BOM, which it trims off both ends of a line, stopped
@@ -211,22 +215,24 @@ def load_fast(con, path: Path, compression: str, raw: str, kind: str, order: boo
     return True
 
 
-# Bytes the single-space split would keep inside a field: the general reader splits fields at
-# tabs, VT and FF, and refuses 0x1F; NUL is left to it too, to be safe
-_TREC_SPLIT_BYTES = (b"\t", b"\x0b", b"\x0c", b"\x1f", b"\x00")
+# Bytes a single-space or single-tab split would keep inside a field: the general reader splits fields at
+# VT and FF too, and refuses 0x1F; NUL is left to it too, to be safe
+_TREC_SPLIT_BYTES = (b"\x0b", b"\x0c", b"\x1f", b"\x00")
 # A BOM (U+FEFF): both readers drop one at the file's start; elsewhere the general reader trims it off
 # the ends of a line and the split would keep it, so any other BOM leaves the file to the general reader
 _BOM = "\ufeff".encode()
 
 
-def plain_bytes(path: Path, compression: str) -> bool:
-    """Whether the file holds none of _TREC_SPLIT_BYTES, and a BOM at most at its start (memchr, 16 MiB chunks).
+def plain_bytes(path: Path, compression: str) -> str | None:
+    """The one separator of the file's fields, ' ' or a tab, if it holds none of _TREC_SPLIT_BYTES, not both
+    separators, and a BOM at most at its start (memchr, 16 MiB chunks); None otherwise.
 
     The file is read twice (here, then by DuckDB), yet memchr over the bytes costs less than the same
     test in the reader's SQL (docs/performance.md); a gzip file, decompressed twice, is the exception,
     not worth a second way to make one check.
     """
     opener = gzip.open if compression == "gzip" else open
+    tabs = spaces = False
     try:
         with opener(path, "rb") as handle:
             chunk = handle.read(1 << 24)
@@ -235,16 +241,21 @@ def plain_bytes(path: Path, compression: str) -> bool:
             tail = b""  # the end of the chunk before, for a BOM split between two chunks
             while chunk:
                 if any(byte in chunk for byte in _TREC_SPLIT_BYTES) or _BOM in tail + chunk[:2]:
-                    return False
+                    return None
+                # a space-separated file finds its first space at once; a tab-separated one scans for it
+                spaces = spaces or b" " in chunk
+                tabs = tabs or b"\t" in chunk
+                if spaces and tabs:  # the general reader splits at either: a field may hold the other
+                    return None
                 # memchr for the BOM's first byte, rare in most runs: a search for all three bytes
                 # runs at a fraction of memchr's speed
                 if _BOM[:1] in chunk and _BOM in chunk:
-                    return False
+                    return None
                 tail = chunk[-2:]
                 chunk = handle.read(1 << 24)
     except READ_ERRORS:
-        return False  # the general reader says what is wrong
-    return True
+        return None  # the general reader says what is wrong
+    return "\t" if tabs else " "
 
 
 def _in_transaction(con) -> bool:
