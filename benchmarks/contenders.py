@@ -10,7 +10,8 @@ run.py can check the numbers.  Anything else worth reporting (ranx's JIT
 warm-up) is printed as one JSON line on stdout.
 
 Names: floor, floor-checked, floor-cutoffs, floor-trec, floor-trec-checked, scan, window, sqlrank-api,
-pytrec_eval, pytrec_eval-parse (its own parse_qrel / parse_run), pytrec_eval-runs (RUN a folder of runs), ir_measures, ranx, and the DataFrame contenders floor-polars, sqlrank-frame (--frame
+pytrec_eval, pytrec_eval-parse (its own parse_qrel / parse_run), pytrec_eval-all (the same with every measure it
+has), pytrec_eval-runs (RUN a folder of runs), ir_measures, ranx, and the DataFrame contenders floor-polars, sqlrank-frame (--frame
 pandas|polars|arrow|parquet), ranx-frame. A DataFrame contender reads the Parquet files into frames
 first, then times only the evaluation (printed as JSON: frames_s, eval_s, and ranx's jit_s).
 """
@@ -239,6 +240,19 @@ def pytrec_eval_parse(args) -> None:
     write_long(args.out, {q: {PYTREC[k]: v for k, v in r.items()} for q, r in results.items()})
 
 
+def pytrec_eval_all(args) -> None:
+    """pytrec_eval_parse with every measure pytrec_eval has (`-m all_trec`'s contender), under trec_eval's names;
+    its text values (runid, relstring) are left out, as they are no numbers to compare."""
+    import pytrec_eval
+
+    with open(args.qrels) as f:
+        qrels = pytrec_eval.parse_qrel(f)
+    with open(args.run) as f:
+        run = pytrec_eval.parse_run(f)
+    results = pytrec_eval.RelevanceEvaluator(qrels, pytrec_eval.supported_measures).evaluate(run)
+    write_long(args.out, {q: {k: v for k, v in r.items() if isinstance(v, (int, float))} for q, r in results.items()})
+
+
 def pytrec_eval_runs(args) -> None:
     """pytrec_eval's loop over many runs (RUN: a folder of .trec files): the qrels parsed once, each run parsed
     and evaluated; run_id,query_id,measure,value written, run_id the file's name without .trec."""
@@ -406,6 +420,7 @@ CONTENDERS = {
     "sqlrank-api": sqlrank_api,
     "pytrec_eval-parse": pytrec_eval_parse,
     "pytrec_eval-runs": pytrec_eval_runs,
+    "pytrec_eval-all": pytrec_eval_all,
     "pytrec_eval": pytrec_eval_,
     "ir_measures": ir_measures_,
     "ranx": ranx_,

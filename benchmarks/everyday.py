@@ -3,6 +3,7 @@
   python benchmarks/everyday.py                    # every case, 5 interleaved rounds
   python benchmarks/everyday.py --rounds 9 --cases trec-dl,warm
   python benchmarks/everyday.py --cases connect    # what sqlrank.connect() costs
+  python benchmarks/everyday.py --cases all-trec --all-trec QRELS RUN   # e.g. trectools' robust03 files
 
 Cases (the sizes of issue 34):
 
@@ -13,6 +14,10 @@ Cases (the sizes of issue 34):
 * `1M`: the same with 1,000 queries x 1,000 documents (no ranx: a minute a round).
 * `100-runs`: 100 TREC-DL-sized runs (the run re-scored with 100 seeds) in one `sqlrank eval` against
   pytrec_eval's loop over them (the qrels parsed once, each run parsed and evaluated).
+* `all-trec`: `sqlrank eval -m all_trec -q -f csv` on a real TREC run given with `--all-trec QRELS RUN` (the
+  issue's: trectools' test files robust03_cs_qrels.txt and input.uic0301, 100 queries x 1,000 documents, not
+  shipped here) against pytrec_eval's script with every measure it has (`pytrec_eval.supported_measures`);
+  the values of the measures both print are checked equal (1e-9) first.
 * `warm`: the trec-dl case in one Python process after a first call: `sqlrank.evaluate(paths)` as the
   README shows it (no connection) against pytrec_eval's parse + evaluate, ir_measures' read + calc and
   ranx's from_file + evaluate (its compiled, warm path); then on data already in memory:
@@ -95,11 +100,11 @@ def generate(workdir: Path, case: str) -> dict[str, Path]:
 
 # ------------------------------------------------------------------ whole processes
 
-def process_argv(name: str, files: dict, out: Path) -> list[str]:
+def process_argv(name: str, files: dict, out: Path, measures: list[str] = MEASURES) -> list[str]:
     runs = sorted(map(str, files["runs"].glob("*.trec"))) if "runs" in files else [str(files["run"])]
     if name == "sqlrank":
         return [sys.executable, "-m", "sqlrank", "eval", str(files["qrels"]), *runs,
-                *[arg for m in MEASURES for arg in ("-m", m)], "-q", "-f", "csv", "-o", str(out)]
+                *[arg for m in measures for arg in ("-m", m)], "-q", "-f", "csv", "-o", str(out)]
     run = str(files["runs"]) if "runs" in files else str(files["run"])
     return [sys.executable, str(HERE / "contenders.py"), name, str(files["qrels"]), run, "-o", str(out)]
 
@@ -112,8 +117,21 @@ def read_values(path: Path, runs: bool = False) -> dict[tuple, float]:
     return {tuple(row[:-1]): float(row[-1]) for row in rows}
 
 
-def largest_difference(reference: dict, other: dict) -> float:
-    if reference.keys() != other.keys():
+# all_trec's measures whose per-query values pytrec_eval prints otherwise: gm_map and gm_bpref as their logs;
+# iprec_at_recall (and 11pt_avg, their mean) on a few queries where a recall level is one a relevant document
+# reaches exactly (query 320 of the robust03 run at 0.20). Not investigated further: sqlrank's values of these
+# are held to trec_eval's own output (tests/test_conformance.py)
+UNCOMPARED = ("gm_map", "gm_bpref", "iprec_at_recall_", "11pt_avg")
+
+
+def largest_difference(reference: dict, other: dict, common: bool = False) -> float:
+    """The largest difference of two contenders' values; common: over the rows both have (all_trec's measures)
+    whose values both print the same way."""
+    if common:
+        reference = {key: value for key, value in reference.items()
+                     if key in other and not key[-1].startswith(UNCOMPARED)}
+        other = {key: value for key, value in other.items() if key in reference}
+    if not reference or reference.keys() != other.keys():
         missing = sorted(reference.keys() ^ other.keys())[:3]
         raise SystemExit(f"the values differ in their rows, e.g. {missing}")
     return max(abs(reference[key] - other[key]) for key in reference)
@@ -121,19 +139,21 @@ def largest_difference(reference: dict, other: dict) -> float:
 
 def whole_processes(case: str, files: dict, outdir: Path, rounds: int) -> list[dict]:
     names = {"trec-dl": ["pytrec_eval-parse", "sqlrank", "ir_measures", "ranx"],
-             "1M": ["pytrec_eval-parse", "sqlrank", "ir_measures"], "100-runs": ["pytrec_eval-runs", "sqlrank"]}[case]
+             "1M": ["pytrec_eval-parse", "sqlrank", "ir_measures"], "100-runs": ["pytrec_eval-runs", "sqlrank"],
+             "all-trec": ["pytrec_eval-all", "sqlrank"]}[case]
+    measures = ["all_trec"] if case == "all-trec" else MEASURES
     outputs = {name: outdir / f"{case}-{name}.csv" for name in names}
     samples: dict[str, list] = {name: [] for name in names}
     for number in range(rounds + 1):  # round 0 checks the values and warms the page cache, untimed
         for name in names:
-            sample = harness.run_once(process_argv(name, files, outputs[name]))
+            sample = harness.run_once(process_argv(name, files, outputs[name], measures))
             if number:
                 samples[name].append(sample)
         if number == 0:
             runs = "runs" in files
             reference = read_values(outputs[names[0]], runs)
             for name in names[1:]:
-                difference = largest_difference(reference, read_values(outputs[name], runs))
+                difference = largest_difference(reference, read_values(outputs[name], runs), case == "all-trec")
                 if name == "sqlrank" and difference > TOLERANCE:
                     raise SystemExit(f"{case}: sqlrank differs from pytrec_eval by {difference:.3g}")
                 print(f"[{case}] {name}: largest difference from pytrec_eval {difference:.3g}", flush=True)
@@ -333,8 +353,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--cases", default="trec-dl,warm,1M,100-runs",
-                    help="comma-separated: trec-dl, warm, 1M, 100-runs, connect, recsys (needs torch and torchmetrics)")
+                    help="comma-separated: trec-dl, warm, 1M, 100-runs, connect, all-trec (needs --all-trec), "
+                         "recsys (needs torch and torchmetrics)")
     ap.add_argument("--workdir", type=Path, default=HERE / ".data")
+    ap.add_argument("--all-trec", nargs=2, type=Path, metavar=("QRELS", "RUN"),
+                    help="the all-trec case's TREC files (e.g. trectools' robust03_cs_qrels.txt and input.uic0301)")
     ap.add_argument("--warm-child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--recsys-child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--connect-child", action="store_true", help=argparse.SUPPRESS)
@@ -364,7 +387,11 @@ def main() -> None:
         else:
             outdir = args.workdir / "everyday-out"
             outdir.mkdir(parents=True, exist_ok=True)
-            results += whole_processes(case, generate(args.workdir, case), outdir, args.rounds)
+            if case == "all-trec" and not args.all_trec:
+                raise SystemExit("the all-trec case reads a real TREC run: give --all-trec QRELS RUN")
+            files = ({"qrels": args.all_trec[0], "run": args.all_trec[1]} if case == "all-trec"
+                     else generate(args.workdir, case))
+            results += whole_processes(case, files, outdir, args.rounds)
         print(section([r | {"session": session | {"load_after": load()}} for r in results]), flush=True)
     session["load_after"] = load()
     write([result | {"session": session} for result in results])
