@@ -313,7 +313,8 @@ def section(results: list[dict]) -> str:
     lines = [SECTION, "",
              "Medians of interleaved rounds; the ratio is sqlrank's CPU time over the contender's (below 1: "
              "sqlrank is the cheaper). Every per-query value of sqlrank equals pytrec_eval's within 1e-9, "
-             "checked before the timing.", "",
+             "checked before the timing (all-trec: the measures both print, less the few pytrec_eval prints "
+             "otherwise, benchmarks/README.md).", "",
              "| case | contender | CPU s | wall s | sqlrank CPU / this | peak RSS MB |", "|---|---|---:|---:|---:|---:|"]
     for result in results:
         # the case's first sqlrank row (the recsys case has one per kind of frame) over each contender

@@ -28,6 +28,8 @@ ODD_LINES = ["", "\t", "\t\t", "#\tx", "q1", "q1\tQ0", "\tq1\tQ0\td1\t1\t2\tr"]
 PLAIN_ENDS = ["\n", "\r\n", "\r", "\t\n", "\t\r\n"]
 ODD_ENDS = PLAIN_ENDS + ["\t\t\n", " \n", "\n\n"]
 DATA = Path(__file__).parent / "data" / "trec_eval"
+# a BOM inside an id always sends the file to the general reader: plain files leave it out, odd ones keep it
+TAB_IDS = [text for text in PLAIN_IDS if "\ufeff" not in text]
 
 
 @st.composite
@@ -36,13 +38,13 @@ def tab_file(draw, kind: str) -> bytes:
     odd = draw(st.booleans())
     count = 6 if kind == "run" else 4
     lines = []
-    for _ in range(draw(st.integers(0, 5))):
+    for _ in range(draw(st.integers(0 if odd else 1, 5))):
         if odd and draw(st.integers(0, 4)) == 0:
             lines.append(draw(st.sampled_from(ODD_LINES)))
             continue
         fields = [draw(st.sampled_from(SCORES if kind == "run" else LABELS)) if number == count - (1 if kind == "run"
                                                                                                  else 0)
-                  else draw(st.sampled_from(ODD_IDS if odd else PLAIN_IDS)) for number in range(1, count + 1)]
+                  else draw(st.sampled_from(ODD_IDS if odd else TAB_IDS)) for number in range(1, count + 1)]
         lines.append("".join(field + draw(st.sampled_from(ODD_SEPARATORS if odd else ["\t"])) for field in fields[:-1])
                      + fields[-1])
     end = draw(st.sampled_from(PLAIN_ENDS))
