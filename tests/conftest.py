@@ -19,6 +19,11 @@ settings.register_profile("repeatable", derandomize=True, database=None, print_b
 settings.register_profile("explore", print_blob=True)
 settings.load_profile("repeatable")
 
+# The README's test command installs without compiling (pip --no-compile: the test dependencies are 160 MB of
+# Python, most never imported): the modules the suite imports are compiled once, by the first process that imports
+# them, which must then write the bytecode, or every worker and subprocess compiles them again (docs/testing.md)
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 # trec_eval's own test files and its expected output (copied, see tests/data/trec_eval/README.md)
 TREC_DATA = Path(__file__).parent / "data" / "trec_eval"
 
