@@ -173,6 +173,7 @@ def run_recommenders(folder: Path, repeat: int) -> dict:
 
 
 def main() -> None:
+    global WARM_UPS  # the option sets the module's constant that timed() reads
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--repeat", type=int, default=3)
@@ -182,7 +183,6 @@ def main() -> None:
     parser.add_argument("what", choices=("make", "sqlrank", "recommenders", "sqlrank-similarity",
                                          "recommenders-similarity"))
     arguments = parser.parse_args()
-    global WARM_UPS
     WARM_UPS = arguments.warm_ups
     arguments.data.mkdir(parents=True, exist_ok=True)
     if arguments.what == "make":
