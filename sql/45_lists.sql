@@ -58,7 +58,7 @@ CREATE OR REPLACE MACRO sqlrank.unit_vectors(features_table) AS TABLE
         SELECT doc_id, sqrt(sum(weight * weight ORDER BY feature)) AS norm  -- ordered: a weight may be any size
         FROM query_table(features_table) GROUP BY doc_id
     )
-    SELECT f.doc_id, f.feature, f.weight / n.norm AS weight
+    SELECT f.doc_id, f.feature, f.weight / NULLIF(n.norm, 0) AS weight
     FROM query_table(features_table) AS f JOIN norms AS n USING (doc_id)
     WHERE n.norm > 0;
 
@@ -77,10 +77,10 @@ CREATE OR REPLACE MACRO sqlrank.shared_users(train_table, codes_table, left_tabl
         WHERE l.code <> r.code AND (left_table <> right_table OR l.code < r.code)
         GROUP BY pair
     )
-    SELECT s.pair, s.users / sqrt(CAST(ca.users * cb.users AS DOUBLE)) AS cosine
+    SELECT s.pair, s.users / NULLIF(sqrt(CAST(ca.users * cb.users AS DOUBLE)), 0) AS cosine
     FROM shared AS s
-    JOIN query_table(codes_table) AS ca ON ca.code = s.pair // 4294967296
-    JOIN query_table(codes_table) AS cb ON cb.code = s.pair % 4294967296;
+    JOIN query_table(codes_table) AS ca ON ca.code = s.pair >> 32
+    JOIN query_table(codes_table) AS cb ON cb.code = s.pair & 4294967295;
 
 CREATE OR REPLACE MACRO sqlrank.intra_list_similarities(users_table, lists_table, train_table, features_table, k,
                                                         similarity) AS TABLE
@@ -123,7 +123,7 @@ CREATE OR REPLACE MACRO sqlrank.intra_list_similarities(users_table, lists_table
     sums AS (
         FROM by_features UNION ALL FROM by_cooccurrence
     )
-    SELECT z.run_id, z.query_id, coalesce(CAST(s.pairs AS DOUBLE), 0.0) / (z.items * (z.items - 1) * 0.5) AS similarity
+    SELECT z.run_id, z.query_id, coalesce(CAST(s.pairs AS DOUBLE), 0.0) / NULLIF(z.items * (z.items - 1) * 0.5, 0) AS similarity
     FROM sizes AS z LEFT JOIN sums AS s USING (run_id, query_id);
 
 CREATE OR REPLACE MACRO sqlrank.history_similarities(users_table, lists_table, train_table, features_table, k,
@@ -177,7 +177,7 @@ CREATE OR REPLACE MACRO sqlrank.history_similarities(users_table, lists_table, t
     sums AS (
         FROM by_features UNION ALL FROM by_cooccurrence
     )
-    SELECT l.run_id, l.query_id, l.doc_id, coalesce(CAST(s.total AS DOUBLE), 0.0) / z.items AS similarity
+    SELECT l.run_id, l.query_id, l.doc_id, coalesce(CAST(s.total AS DOUBLE), 0.0) / NULLIF(z.items, 0) AS similarity
     FROM lists AS l
     JOIN sizes AS z USING (query_id)
     LEFT JOIN sums AS s USING (run_id, query_id, doc_id);
