@@ -8,9 +8,10 @@
 
 The data: 10,000 users × 100 recommendations (1M rows, scores falling down each list), drawn from 100,000
 items with a popularity skew; 1M training interactions drawn the same way; a truth of one item per user.
-Times (wall and CPU of this process, median of --repeat, after one untimed warm-up call): sqlrank.evaluate of the three measures
-recommenders has (Novelty, CatalogCoverage, DistributionalCoverage) and of all seven list measures, reading
-the Parquet files (the reading is timed); recommenders' novelty, catalog_coverage and distributional_coverage on
+Times (wall and CPU of this process, median of --repeat, after --warm-ups untimed calls, 1 by default):
+sqlrank.evaluate of the three measures recommenders has (Novelty, CatalogCoverage, DistributionalCoverage) and of
+all seven list measures, reading the Parquet files (the reading is timed); recommenders' novelty, catalog_coverage
+and distributional_coverage on
 pandas DataFrames read beforehand (untimed). recommenders has no ARP, APLT, Gini or personalization. Each side
 prints its values, which must agree.
 
@@ -144,7 +145,7 @@ def run_recommenders_similarity(folder: Path, repeat: int, top: int, skip: tuple
         lambda: serendipity(train, reco, col_relevance="relevance", **by_features, **columns))))
 
     def evaluate(name):
-        _get_cosine_similarity.cache_clear()  # it keeps the last similarity table: each call makes its own, as sqlrank's
+        _get_cosine_similarity.cache_clear()  # it keeps its last similarity table: each call makes its own
         return calls[name]()
 
     found = {name: timed(lambda: evaluate(name), repeat) for name in similar(top, skip)}

@@ -68,7 +68,8 @@ CREATE OR REPLACE MACRO sqlrank.item_codes(train_table) AS TABLE
 
 CREATE OR REPLACE MACRO sqlrank.shared_users(train_table, codes_table, left_table, right_table) AS TABLE
     WITH seen AS (
-        SELECT DISTINCT t.query_id, c.code FROM query_table(train_table) AS t JOIN query_table(codes_table) AS c USING (doc_id)
+        SELECT DISTINCT t.query_id, c.code
+        FROM query_table(train_table) AS t JOIN query_table(codes_table) AS c USING (doc_id)
     ),
     shared AS (
         SELECT l.code * 4294967296 + r.code AS pair, count(*) AS users
@@ -93,7 +94,8 @@ CREATE OR REPLACE MACRO sqlrank.intra_list_similarities(users_table, lists_table
     -- by features: twice the sum over the pairs of a list, per feature, is (Σ u)² - Σ u²
     per_feature AS (
         SELECT l.run_id, l.query_id,
-               sum(CAST(v.weight AS DECIMAL(38, 24))) AS total, sum(CAST(v.weight * v.weight AS DECIMAL(38, 24))) AS squares
+               sum(CAST(v.weight AS DECIMAL(38, 24))) AS total,
+               sum(CAST(v.weight * v.weight AS DECIMAL(38, 24))) AS squares
         FROM lists AS l JOIN sqlrank.unit_vectors(features_table) AS v USING (doc_id)
         WHERE similarity = 'features'
         GROUP BY l.run_id, l.query_id, v.feature
@@ -117,13 +119,15 @@ CREATE OR REPLACE MACRO sqlrank.intra_list_similarities(users_table, lists_table
         SELECT l1.run_id, l1.query_id, sum(CAST(s.cosine AS DECIMAL(38, 24))) AS pairs
         FROM coded AS l1
         JOIN coded AS l2 ON l2.run_id = l1.run_id AND l2.query_id = l1.query_id AND l1.code < l2.code
-        JOIN sqlrank.shared_users(train_table, 'codes', 'listed', 'listed') AS s ON s.pair = l1.code * 4294967296 + l2.code
+        JOIN sqlrank.shared_users(train_table, 'codes', 'listed', 'listed') AS s
+          ON s.pair = l1.code * 4294967296 + l2.code
         GROUP BY l1.run_id, l1.query_id
     ),
     sums AS (
         FROM by_features UNION ALL FROM by_cooccurrence
     )
-    SELECT z.run_id, z.query_id, coalesce(CAST(s.pairs AS DOUBLE), 0.0) / NULLIF(z.items * (z.items - 1) * 0.5, 0) AS similarity
+    SELECT z.run_id, z.query_id,
+           coalesce(CAST(s.pairs AS DOUBLE), 0.0) / NULLIF(z.items * (z.items - 1) * 0.5, 0) AS similarity
     FROM sizes AS z LEFT JOIN sums AS s USING (run_id, query_id);
 
 CREATE OR REPLACE MACRO sqlrank.history_similarities(users_table, lists_table, train_table, features_table, k,
