@@ -37,7 +37,7 @@ CREATE OR REPLACE MACRO sqlrank.item_interactions(train_table) AS TABLE
 --     each item's feature vector divided by its norm (an item with a vector of zeros has none)
 -- sqlrank.item_codes(train_table) -> (doc_id, users, code)
 --     each training item's number of distinct training users and a whole-number code, in doc_id order; a pair
---     of items is the BIGINT a.code * 2^32 + b.code, which joins and groups several times faster than two texts
+--     of items is the BIGINT a.code * 2^32 + b.code: one fixed-size key to join and group on, not two texts
 -- sqlrank.shared_users(train_table, codes_table, left_table, right_table) -> (pair, cosine)
 --     the co-occurrence cosine |U_a ∩ U_b| / √(|U_a| |U_b|) of each item a of left_table and b ≠ a of
 --     right_table (their column code, of codes_table) that share a training user, U an item's distinct
