@@ -8,9 +8,10 @@
 
 The data: 10,000 users × 100 recommendations (1M rows, scores falling down each list), drawn from 100,000
 items with a popularity skew; 1M training interactions drawn the same way; a truth of one item per user.
-Times (wall and CPU of this process, median of --repeat, after one untimed warm-up call): sqlrank.evaluate of the three measures
-recommenders has (Novelty, CatalogCoverage, DistributionalCoverage) and of all seven list measures, reading
-the Parquet files (the reading is timed); recommenders' novelty, catalog_coverage and distributional_coverage on
+Times (wall and CPU of this process, median of --repeat, after --warm-ups untimed calls, 1 by default):
+sqlrank.evaluate of the three measures recommenders has (Novelty, CatalogCoverage, DistributionalCoverage) and of
+all seven list measures, reading the Parquet files (the reading is timed); recommenders' novelty, catalog_coverage
+and distributional_coverage on
 pandas DataFrames read beforehand (untimed). recommenders has no ARP, APLT, Gini or personalization. Each side
 prints its values, which must agree.
 
@@ -20,7 +21,10 @@ k = 10. Their training log is `history.parquet`, the training log's 1M rows fold
 users (a user needs a history for Serendipity), each (user, item) once, less the user's recommendations.
 `--top` sets k; recommenders gets each user's top k rows (its functions take no cutoff) and, for Serendipity,
 the truth as its relevance column (1 for the truth's item, else 0), which sqlrank reads from the truth.
-`--skip` leaves measures out by name (`--skip Serendipity,Serendipity(similarity=features)`).
+`--skip` leaves measures out by name (`--skip Serendipity,Serendipity(similarity=features)`). Each similarity
+measure is timed in its own call on each side; recommenders' similarity table, which it caches between calls, is
+cleared before each, since sqlrank makes its own in each call. `--warm-ups 0` times the first call (at k = 100,
+where a call takes minutes).
 """
 
 from __future__ import annotations
@@ -79,9 +83,13 @@ def make(folder: Path, seed: int = 0) -> None:
     pq.write_table(pa.table({"item_id": np.arange(ITEMS), "features": list(vectors)}), folder / "features.parquet")
 
 
+WARM_UPS = 1  # untimed calls before the timed ones (--warm-ups)
+
+
 def timed(call, repeat: int) -> tuple[dict, object]:
-    """The median wall and CPU seconds (this process's, every thread) of `repeat` calls after a warm-up call."""
-    value = call()
+    """The median wall and CPU seconds (this process's, every thread) of `repeat` calls after WARM_UPS calls."""
+    for _ in range(WARM_UPS):
+        value = call()
     walls, cpus = [], []
     for _ in range(repeat):
         start, cpu = time.perf_counter(), time.process_time()
@@ -107,18 +115,19 @@ def run_sqlrank(folder: Path, repeat: int) -> dict:
 def run_sqlrank_similarity(folder: Path, repeat: int, top: int, skip: tuple[str, ...]) -> dict:
     import sqlrank
 
-    def evaluate():
-        return sqlrank.evaluate(str(folder / "truth.parquet"), str(folder / "recs.parquet"), similar(top, skip),
+    def evaluate(name):
+        return sqlrank.evaluate(str(folder / "truth.parquet"), str(folder / "recs.parquet"), [name],
                                 train=str(folder / "history.parquet"),
-                                features=str(folder / "features.parquet")).summary
+                                features=str(folder / "features.parquet")).summary[name]
 
-    seconds, values = timed(evaluate, repeat)
-    return {"contender": "sqlrank", "top": top, "similarity_seconds": seconds, "values": values}
+    found = {name: timed(lambda: evaluate(name), repeat) for name in similar(top, skip)}
+    return {"contender": "sqlrank", "top": top, "similarity_seconds": {name: found[name][0] for name in found},
+            "values": {name: found[name][1] for name in found}}
 
 
 def run_recommenders_similarity(folder: Path, repeat: int, top: int, skip: tuple[str, ...]) -> dict:
     import pandas as pd
-    from recommenders.evaluation.python_evaluation import diversity, serendipity
+    from recommenders.evaluation.python_evaluation import _get_cosine_similarity, diversity, serendipity
 
     train = pd.read_parquet(folder / "history.parquet")
     reco = pd.read_parquet(folder / "recs.parquet")
@@ -134,13 +143,15 @@ def run_recommenders_similarity(folder: Path, repeat: int, top: int, skip: tuple
         lambda: diversity(train, reco, **by_features, **columns),
         lambda: serendipity(train, reco, col_relevance="relevance", **columns),
         lambda: serendipity(train, reco, col_relevance="relevance", **by_features, **columns))))
-    names = similar(top, skip)
 
-    def evaluate():
-        return {name: calls[name]() for name in names}
+    def evaluate(name):
+        _get_cosine_similarity.cache_clear()  # it keeps its last similarity table: each call makes its own
+        return calls[name]()
 
-    seconds, values = timed(evaluate, repeat)
-    return {"contender": "recommenders", "top": top, "similarity_seconds": seconds, "values": values}
+    found = {name: timed(lambda: evaluate(name), repeat) for name in similar(top, skip)}
+    return {"contender": "recommenders", "top": top,
+            "similarity_seconds": {name: found[name][0] for name in found},
+            "values": {name: found[name][1] for name in found}}
 
 
 def run_recommenders(folder: Path, repeat: int) -> dict:
@@ -163,14 +174,17 @@ def run_recommenders(folder: Path, repeat: int) -> dict:
 
 
 def main() -> None:
+    global WARM_UPS  # the option sets the module's constant that timed() reads
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--top", type=int, default=10, help="the similarity measures' cutoff k")
+    parser.add_argument("--warm-ups", type=int, default=WARM_UPS, help="untimed calls before the timed ones")
     parser.add_argument("--skip", default="", help="similarity measures left out, by name: Serendipity,...")
     parser.add_argument("what", choices=("make", "sqlrank", "recommenders", "sqlrank-similarity",
                                          "recommenders-similarity"))
     arguments = parser.parse_args()
+    WARM_UPS = arguments.warm_ups
     arguments.data.mkdir(parents=True, exist_ok=True)
     if arguments.what == "make":
         make(arguments.data)

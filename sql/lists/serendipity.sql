@@ -12,20 +12,12 @@
 -- c = 1 - 1/4 = 3/4, d = 0; u1 = 3/8
 CREATE OR REPLACE MACRO sqlrank.list_serendipity(users_table, lists_table, train_table, catalogue_table, k, tail,
                                                  features_table, relevant_table, similarity) AS TABLE
-    WITH pairs AS (
-        SELECT l.run_id, l.query_id, l.doc_id AS item, least(l.doc_id, h.doc_id) AS a,
-               greatest(l.doc_id, h.doc_id) AS b
-        FROM sqlrank.user_lists(users_table, lists_table, k) AS l
-        JOIN (SELECT DISTINCT query_id, doc_id FROM query_table(train_table)) AS h USING (query_id)
-    ),
-    per_item AS (
-        SELECT p.run_id, p.query_id, p.item,
-               CASE WHEN max(r.doc_id) IS NULL THEN 0.0
-                    ELSE 1 - sum(s.similarity ORDER BY p.a, p.b) / NULLIF(count(*), 0) END AS value
-        FROM pairs AS p
-        JOIN sqlrank.cosine_pairs('pairs', train_table, features_table, similarity) AS s USING (a, b)
-        LEFT JOIN query_table(relevant_table) AS r ON r.query_id = p.query_id AND r.doc_id = p.item
-        GROUP BY p.run_id, p.query_id, p.item
+    WITH per_item AS (
+        SELECT s.run_id, s.query_id, s.doc_id AS item,
+               CASE WHEN r.doc_id IS NULL THEN 0.0 ELSE 1 - s.similarity END AS value
+        FROM sqlrank.history_similarities(users_table, lists_table, train_table, features_table, k, similarity) AS s
+        LEFT JOIN (SELECT DISTINCT query_id, doc_id FROM query_table(relevant_table)) AS r
+               ON r.query_id = s.query_id AND r.doc_id = s.doc_id
     ),
     per_user AS (
         SELECT run_id, query_id, sum(value ORDER BY item) / NULLIF(count(*), 0) AS serendipity
