@@ -210,10 +210,11 @@ def _name_of(canonical: str) -> str:
     return f"' || sqlrank.sql_literal(sqlrank.column_name(columns, '{canonical}')) || '"
 
 
-# when the probe does not ask for the value column: a run of item lists is ranked by list position, truth of only
-# the two id columns (and a timestamp) is relevance 1 for every item, as the Python door reads them (readers/shapes.py)
+# when the probe does not ask for the value column: a run of item lists is ranked by list position, a run with a
+# rank column by its rank, truth of only the two id columns (and a timestamp) is relevance 1 for every item, as the
+# Python door reads them (readers/shapes.py)
 _VALUE_NOT_NEEDED = {
-    "run": "sqlrank_listed",
+    "run": "(sqlrank_listed OR list_contains(found, " + _name_of("rank") + "))",
     "qrels": ("len(list_filter(found, lambda sqlrank_name: NOT list_contains([" + _name_of("query_id") + ", "
               + _name_of("doc_id") + "], sqlrank_name) AND NOT list_contains("
               + sqlgen.literal(list(shapes._NOT_LABELS)).replace("'", "''") + ", lower(sqlrank_name)))) = 0"),
@@ -241,10 +242,11 @@ CREATE OR REPLACE MACRO sqlrank.listed_items(items, name, column_name) AS
 """
 
 
-def listed_table_sql(kind: str, value: str, column: str, run_id: str, source: str) -> str:
+def listed_table_sql(kind: str, value: str, column: str, run_id: str, source: str, rank: bool = False) -> str:
     """The SQL text reading a table input: its doc_id column unnested when it is a list, a missing value made.
 
     A run's list is ranked by its order (score = minus the place, as readers/shapes.py); truth has relevance 1.
+    `rank` adds the column input_rank (ties := 'input'): the input's rank column, or a list's place.
     The made value is a column named as the value column, after the input's own: DuckDB renames a second
     column of one name (score_1), so the value column picked is the input's when it has one, in its own type.
     The probe ({kind}_columns_sql) refuses a missing value column the input's shape does not explain.
@@ -267,13 +269,17 @@ def listed_table_sql(kind: str, value: str, column: str, run_id: str, source: st
               + doc + " || ' AS sqlrank_listed' || " + source + " || ' WHERE sqlrank_is_list)'")
     # an id column that is no list is read as it is, without a list a row: typeof() folds, so DuckDB runs
     # one of the two branches only
-    scalar_made = "NULL" if kind == "run" else "1.0"
+    # a run's own score when it has one (the made column is then renamed), else its rank negated
+    scalar_made = ("-CAST(' || " + column.format(canonical="'rank'") + " || ' AS DOUBLE)") if kind == "run" else "1.0"
+    scalar_rank = " || ', ' || " + pick("rank", "input_rank") if rank else ""
+    listed_rank = " || ', sqlrank_position AS input_rank'" if rank else ""
     scalar = (f"'SELECT ' || {run_id}" + pick("query_id", "query_id") + " || ', CAST(' || " + doc
-              + " || ' AS VARCHAR) AS doc_id, ' || " + pick(value, value) + f" || ' FROM (SELECT *, {scalar_made} AS ' "
+              + " || ' AS VARCHAR) AS doc_id, ' || " + pick(value, value) + scalar_rank
+              + f" || ' FROM (SELECT *, {scalar_made} AS ' "
               f"|| {value_name} || ' FROM (SELECT *' || {source} || ' WHERE NOT sqlrank_is_list) AS sqlrank_scalar) AS sqlrank_row'")
     listed = (f"'SELECT ' || {run_id}" + pick("query_id", "query_id") + " || ', sqlrank_item AS doc_id, ' || "
-              + pick(value, value) + f" || ' FROM (SELECT *, {made} AS ' || {value_name} || ' FROM (' || {listed} "
-              "|| ') AS sqlrank_items) AS sqlrank_row'")
+              + pick(value, value) + listed_rank + f" || ' FROM (SELECT *, {made} AS ' || {value_name} || ' FROM (' "
+              f"|| {listed} || ') AS sqlrank_items) AS sqlrank_row'")
     return f"{scalar} || ' UNION ALL BY NAME ' || {listed}"
 
 
@@ -318,7 +324,7 @@ CREATE OR REPLACE MACRO sqlrank.trec_path(name) AS
     AND (regexp_matches(name, '""" + TREC_PATH + """', 'i') OR contains(name, '/') OR contains(name, '\\')
          OR regexp_matches(name, '""" + TREC_NAMING + """'));
 """]
-    statements.append(ordered_run_sql(pick, source))
+    statements.append(ordered_run_sql(column))
     for kind, value, option in KINDS:
         allowed = ["query_id", "doc_id", value] + (["rank"] if kind == "run" else [])
         # a run keeps its run_id column, if any (sqlrank_absent stands in, so that the pattern always matches)
@@ -354,23 +360,21 @@ CREATE OR REPLACE MACRO sqlrank.{kind}_columns_sql(name, columns) AS
     return "".join(statements)
 
 
-def ordered_run_sql(pick: str, source: str) -> str:
+def ordered_run_sql(column: str) -> str:
     """sqlrank.ordered_run_sql(name, columns): the SQL reading a run under ties := 'input', its order checked.
 
     The order is the rank a run gives each document, as input_rank: a TREC file's rank field, else the
-    table's column `rank` (or the one `columns` maps to rank). A SQL table has no row order, so there is
-    no other; a row without a finite rank, or two documents of a query at one rank, stop the query with
-    the Python door's words (checks/order.py).
+    table's column `rank` (or the one `columns` maps to rank), or a list of items' places. A SQL table has no
+    row order, so there is no other; a row without a finite rank, or two documents of a query at one rank,
+    stop the query with the Python door's words (checks/order.py).
     """
     said = {"input": "name", "policy": sqlgen.literal("ties := 'input'"),
             "order": sqlgen.literal("its rank (a TREC run's 4th field, or the column 'rank' or the one run_columns "
                                     "maps to rank: a SQL table has no row order)"),
             "run": "''", "query_id": "query_id", "doc_id": "doc_id"}
     found = "CASE WHEN input_rank IS NULL THEN 'no number' ELSE 'the rank ' || CAST(input_rank AS VARCHAR) END"
-    columns = " || ', ' || ".join(pick.format(canonical=sqlgen.literal(c), name=c)
-                                  for c in ("query_id", "doc_id", "score"))
-    rank = pick.format(canonical="'rank'", name="input_rank")
-    table = f"'SELECT COLUMNS(''^((?i:run_id)|sqlrank_absent)$''), ' || {columns} || ', ' || {rank} || {source}"
+    table = listed_table_sql("run", "score", column, "'COLUMNS(''^((?i:run_id)|sqlrank_absent)$''), ' || ", "",
+                             rank=True)
     reader = ("'SELECT * EXCLUDE (rank), rank AS input_rank, NULL AS sqlrank_absent FROM sqlrank.read_trec_run(' "
               "|| sqlrank.sql_literal(name) || ')'")
     # the documents of one query (of one run) at one rank

@@ -49,17 +49,17 @@ BAD_RUNS = {
 COLUMNS = "{'query_id': 'user_id', 'doc_id': 'item_id'}"
 
 
-def shell_values(con, truth: str, run: str) -> dict:
+def shell_values(con, truth: str, run: str, ties: str = "trec") -> dict:
     values = {}
     for measure, macro in MACROS.items():
         rows = con.execute(f"SELECT query_id, value FROM sqlrank.{macro}('{truth}', '{run}', k := {CUTOFFS[measure]}, "
-                           f"qrels_columns := {COLUMNS}, run_columns := {COLUMNS})").fetchall()
+                           f"qrels_columns := {COLUMNS}, run_columns := {COLUMNS}, ties := '{ties}')").fetchall()
         values |= {(measure, str(query)): value for query, value in rows}
     return values
 
 
-def python_values(truth: pd.DataFrame, run: pd.DataFrame) -> dict:
-    result = sqlrank.evaluate(truth, run, list(MACROS))
+def python_values(truth: pd.DataFrame, run: pd.DataFrame, ties: str = "trec") -> dict:
+    result = sqlrank.evaluate(truth, run, list(MACROS), ties=ties)
     return {(row["measure"], str(row["user_id"])): row["value"] for row in result.per_query.to_pylist()}
 
 
@@ -75,6 +75,26 @@ def test_list_runs_and_unlabelled_truth_give_the_python_doors_numbers(con):
         if run_name != "a NULL list":
             assert shell == pytest.approx(BY_HAND, abs=1e-15), (truth_name, run_name)
     assert shell_values(con, "pairs", "a_NULL_list")[("nDCG@10", "3")] == 0.0
+
+
+def test_a_run_of_ranks_or_of_lists_is_ranked_in_its_order_under_every_tie_policy(con):
+    """A run with a rank and no score is ranked by its rank, a list run by its list, whatever the policy (none has a
+    tie to break); with a score beside the rank, the score ranks it and ties := 'input' takes the rank."""
+    ranked = pd.DataFrame({"user_id": [1, 1, 1, 2, 2, 3], "item_id": [11, 10, 12, 20, 21, 31], "rank": [3, 1, 2, 2, 1, 1]})
+    scored = ranked.assign(score=[0.9, 0.1, 0.5, 0.7, 0.2, 0.3])  # by score: user 1 gets 11, 12, 10; user 2 20, 21
+    for name, frame in {"pairs": TRUTHS["pairs"], "ranked": ranked, "scored": scored,
+                        "recs": RUNS["integer lists"]}.items():
+        con.register(name, frame)
+    for ties in ("trec", "docid_asc", "optimistic", "pessimistic", "average", "input"):
+        for run in ("ranked", "recs"):
+            rows = con.execute(f"SELECT query_id, value FROM sqlrank.ndcg('pairs', '{run}', k := 10, qrels_columns := "
+                               f"{COLUMNS}, run_columns := {COLUMNS}, ties := '{ties}')").fetchall()
+            assert {("nDCG@10", str(query)): value for query, value in rows} == pytest.approx(
+                {key: value for key, value in BY_HAND.items() if key[0] == "nDCG@10"}, abs=1e-15), (run, ties)
+    for ties in ("trec", "input"):
+        python = python_values(TRUTHS["pairs"], scored, ties)
+        assert shell_values(con, "pairs", "scored", ties) == pytest.approx(python, abs=1e-15), ties
+        assert (python == pytest.approx(BY_HAND, abs=1e-15)) == (ties == "input"), ties
 
 
 def test_bad_list_runs_are_refused_in_the_python_doors_words(con):
