@@ -30,6 +30,7 @@ from pathlib import Path
 import duckdb
 
 from . import defined, lists, shell_door, sqlgen
+from .checks.empty_truth import EMPTY_POLICIES
 from .registry import PARAMETERS, REGISTRY
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -171,18 +172,22 @@ def registry_sql(table_macros: bool = True) -> str:
         weight = "" if definition.aggregate != "weighted" else ", " + sqlgen.call(
             f"sqlrank.weight_{definition.macro}", "ranking", cutoff,
             *(parameter_argument(parameter) for parameter in definition.params)) + " AS weight"
+        top_label = ", ranking.labels[1] AS sqlrank_top_label"  # labels highest first: the empty policy's
         statements.append(
-            f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}) AS TABLE\n"
-            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value{weight}\n"
+            f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}, empty := 'zero') AS TABLE\n"
+            f"    WITH sqlrank_values AS (\n"
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value{weight}{top_label}\n"
             f"    FROM {BOUND_AT_FIRST_CALL}, {rankings}\n"
             f"    WHERE {checks}\n"
             f"    UNION ALL BY NAME\n"
-            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {_average_value(definition, cutoff)} AS value{weight}\n"
+            f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {_average_value(definition, cutoff)} AS value{weight}"
+            f"{top_label}\n"
             f"    FROM {tied}\n"
             f"    WHERE {checks}\n"
             f"      AND (depth IS NULL OR {_average_depth(definition)})\n"
             f"      AND (depth IS NULL OR NOT judged_only\n"
-            f"           OR error('sqlrank: ties := ''average'' does not take judged_only with a depth yet'));")
+            f"           OR error('sqlrank: ties := ''average'' does not take judged_only with a depth yet')))\n"
+            f"{_empty_policy(definition)};")
     by_aggregate: dict[str, list[str]] = {}
     for definition in REGISTRY.values():
         spellings = {definition.name, *definition.aliases, definition.trec_name, definition.trec_family} - {None}
@@ -220,6 +225,36 @@ def _subtopic_macro(definition, signature: str, value: str, checks: str,
             f"    UNION ALL BY NAME\n"
             f"    SELECT error({message}) AS query_id\n"
             f"    WHERE {' OR '.join(condition for condition, _ in refused)};")
+
+
+def _empty_policy(definition) -> str:
+    """A table macro's rows under `empty` (checks/empty_truth.py): the queries without a label >= rel (the
+    measure's rel, else 1) scored 0 ('zero'), 1 ('one'), left out ('skip') or refused ('error'), as in Python."""
+    level = f"coalesce({parameter_argument('rel')}, 1)" if "rel" in definition.params else "1"
+    choice = sqlgen.call("sqlrank.choice", "empty", sqlgen.literal(list(EMPTY_POLICIES)), sqlgen.literal("empty"))
+    one = "true"
+    if definition.aggregate != "mean":
+        one = "(empty <> 'one' OR error(" + sqlgen.literal(
+            f"sqlrank: empty := 'one' scores a query with no relevant judgment 1, which {definition.name} cannot "
+            "take (the `all` row is a sum or a geometric mean there, not a mean of scores); choose empty := 'zero' "
+            "or 'skip'") + "))"
+    shown = ("array_to_string(list_sort(list_distinct(list(query_id) FILTER (WHERE NOT sqlrank_relevant)))[1:3], ', ')"
+             " || CASE WHEN count(DISTINCT query_id) FILTER (WHERE NOT sqlrank_relevant) > 3 THEN ', ...' ELSE '' END")
+    refused = ("error('sqlrank: ' || qrels_table || ': ' || empties || ' of ' || queries || ' queries have no relevant "
+               "judgment (label >= ' || regexp_replace(CAST(" + level + " AS VARCHAR), '\\.0$', '') || ') (' || shown "
+               "|| '): refused (empty := ''error''); pass empty := ''zero'' to score them 0, empty := ''one'' to score "
+               "them 1 or empty := ''skip'' to leave them out')")
+    return (f"    SELECT v.* EXCLUDE (sqlrank_top_label, sqlrank_relevant)\n"
+            f"           REPLACE (CASE WHEN empty = 'one' AND NOT sqlrank_relevant THEN 1.0 ELSE value END AS value)\n"
+            f"    FROM (SELECT *, coalesce(sqlrank_top_label >= {level}, false) AS sqlrank_relevant\n"
+            f"          FROM sqlrank_values) AS v,\n"
+            f"         (SELECT count(DISTINCT query_id) FILTER (WHERE NOT sqlrank_relevant) AS empties,\n"
+            f"                 count(DISTINCT query_id) AS queries, {shown} AS shown\n"
+            f"          FROM (SELECT query_id, coalesce(sqlrank_top_label >= {level}, false) AS sqlrank_relevant\n"
+            f"                FROM sqlrank_values)) AS sqlrank_empty\n"
+            f"    WHERE {choice} IS NOT NULL AND {one}\n"
+            f"      AND (empty <> 'error' OR empties = 0 OR {refused})\n"
+            f"      AND (empty <> 'skip' OR sqlrank_relevant)")
 
 
 def _average_value(definition, cutoff: str) -> str:

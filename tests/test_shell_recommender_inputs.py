@@ -97,6 +97,31 @@ def test_a_run_of_ranks_or_of_lists_is_ranked_in_its_order_under_every_tie_polic
         assert (python == pytest.approx(BY_HAND, abs=1e-15)) == (ties == "input"), ties
 
 
+def test_users_with_no_relevant_item_under_each_empty_policy_as_in_python(con):
+    """empty := zero | one | skip | error, the level the macro's rel (the Python door's evaluate-wide rel): user 2's
+    only rating is below 4."""
+    rated = pd.DataFrame({"user_id": [1, 1, 2, 3], "item_id": [10, 11, 20, 30], "rating": [5, 2, 1, 4]})
+    con.register("rated", rated)
+    con.register("recs", RUNS["integer lists"])
+    maps = "qrels_columns := {'query_id': 'user_id', 'doc_id': 'item_id', 'relevance': 'rating'}, " \
+           f"run_columns := {COLUMNS}"
+    for empty in ("zero", "one", "skip"):
+        shell = con.execute(f"SELECT query_id, value FROM sqlrank.recall('rated', 'recs', k := 2, rel := 4, {maps}, "
+                            f"empty := '{empty}') ORDER BY query_id").fetchall()
+        python = sqlrank.evaluate(rated, RUNS["integer lists"], ["Recall@2"], rel=4, relevance_col="rating",
+                                  empty=empty).per_query.to_pylist()
+        assert shell == [(str(row["user_id"]), row["value"]) for row in python], empty
+        assert len(shell) == (2 if empty == "skip" else 3) and dict(shell).get("2") == {"zero": 0.0, "one": 1.0}.get(empty)
+    with pytest.raises(SqlrankError) as python:
+        sqlrank.evaluate(rated, RUNS["integer lists"], ["Recall@2"], rel=4, relevance_col="rating", empty="error")
+    with pytest.raises(Exception) as shell:
+        con.execute(f"FROM sqlrank.recall('rated', 'recs', k := 2, rel := 4, {maps}, empty := 'error')")
+    sentence = str(python.value).replace("<pandas DataFrame qrels>", "rated").split(": refused")[0]
+    assert sentence == "rated: 1 of 3 queries have no relevant judgment (label >= 4) (2)" and sentence in str(shell.value)
+    with pytest.raises(Exception, match="empty := 'one' scores a query with no relevant judgment 1, which NumRel"):
+        con.execute(f"FROM sqlrank.num_rel('rated', 'recs', {maps}, empty := 'one')")
+
+
 def test_bad_list_runs_are_refused_in_the_python_doors_words(con):
     con.register("pairs", TRUTHS["pairs"])
     for name, run in BAD_RUNS.items():
