@@ -98,8 +98,12 @@ def both_readers(path: Path, kind: str, compression: str = "none"):
 @SETTINGS
 @given(data=st.data())
 def test_the_fast_reader_gives_the_general_readers_table_or_gives_up(tmp_path, kind, data):
-    content = data.draw(trec_file(kind))
-    compressed = data.draw(st.integers(0, 5)) == 0
+    assert_the_readers_agree(tmp_path, kind, data.draw(trec_file(kind)), compressed=data.draw(st.integers(0, 5)) == 0)
+
+
+def assert_the_readers_agree(tmp_path, kind: str, content: bytes, compressed: bool) -> None:
+    """The fast reader gives the general reader's table for the file `content` (gzipped when `compressed`), or
+    gives up."""
     path = tmp_path / "input.trec"
     path.write_bytes(gzip.compress(content) if compressed else content)
     fast, general = both_readers(path, kind, "gzip" if compressed else "none")
@@ -154,10 +158,15 @@ def test_the_fast_reader_reads_a_plain_run_and_its_numbers(tmp_path):
 
 @pytest.mark.parametrize("line", ["q1\tQ0 d1 1 2.5 r", "q1 Q0  d1 1 2.5 r", " q1 Q0 d1 1 2.5 r", "# q1 Q0 d1 1 2.5",
                                   "q1 Q0 d1 1 2.5 r extra", "q1 Q0 d1 1 2.5", "\ufeffq1 Q0 d1 1 2.5 r",
-                                  "q1 Q0 d\x1f1 1 2.5 r", "q1 Q0 d1 1 2.5 r\ufeff"])
+                                  "q1 Q0 d\x1f1 1 2.5 r", "q1 Q0 d1 1 2.5 r\ufeff",
+                                  # after a tab-separated line (tests/test_trec_tab_fast_path.py)
+                                  "q1\tQ0\td1\t1\t2.5 r", "q1\tQ0\t\td1\t1\t2.5\tr", "\tq1\tQ0\td1\t1\t2.5\tr",
+                                  "q1\tQ0\td 1\t1\t2.5\tr", "q1\tQ0\td1\t1\t2.5\tr\textra", "q1\tQ0\td1\t1\t2.5",
+                                  "#\tq1\tQ0\td1\t1\t2.5", "q1\tQ0\td1\x0b\t1\t2.5\tr"])
 def test_the_fast_reader_gives_up_on_lines_it_could_read_differently(tmp_path, line):
     path = tmp_path / "run.trec"
-    path.write_text(f"q0 Q0 d0 1 3.0 r\n{line}\n")
+    first = "q0\tQ0\td0\t1\t3.0\tr" if line.count("\t") > 1 else "q0 Q0 d0 1 3.0 r"
+    path.write_text(f"{first}\n{line}\n")
     with duckdb.connect() as con:
         assert not trec_text.load_fast(con, path, "none", "raw", "run")
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import sqlrank
 from sqlrank import readers
 from sqlrank.readers import trec as trec_text
-from test_trec_fast_path import LABELS, ODD_IDS, PLAIN_IDS, SCORES, both_readers
+from test_trec_fast_path import LABELS, ODD_IDS, PLAIN_IDS, SCORES, assert_the_readers_agree, both_readers
 
 SETTINGS = settings(max_examples=15, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -56,13 +56,7 @@ def tab_file(draw, kind: str) -> bytes:
 @SETTINGS
 @given(data=st.data())
 def test_the_fast_reader_gives_the_general_readers_table_for_tabs_or_gives_up(tmp_path, kind, data):
-    content = data.draw(tab_file(kind))
-    compressed = data.draw(st.integers(0, 5)) == 0
-    path = tmp_path / "input.trec"
-    path.write_bytes(gzip.compress(content) if compressed else content)
-    fast, general = both_readers(path, kind, "gzip" if compressed else "none")
-    if fast is not None:
-        assert fast == general
+    assert_the_readers_agree(tmp_path, kind, data.draw(tab_file(kind)), compressed=data.draw(st.integers(0, 5)) == 0)
 
 
 PLAIN = {"run": "q1\tQ0\td1\t1\t2.5\tr\nq1\tQ0\td2\t2\t-1e400\tr\nq2\tQ0\td#1\t1\t+3\tr\n",
@@ -81,16 +75,6 @@ def test_tab_separated_files_take_the_fast_reader(tmp_path, monkeypatch, kind, v
     fast, general = both_readers(path, kind, compression)
     assert fast is not None and fast == general
     assert len(fast[1]) == len(text.splitlines())
-
-
-@pytest.mark.parametrize("line", ["q1\tQ0\td1\t1\t2.5 r", "q1\tQ0\t\td1\t1\t2.5\tr", "\tq1\tQ0\td1\t1\t2.5\tr",
-                                  "q1\tQ0\td 1\t1\t2.5\tr", "q1\tQ0\td1\t1\t2.5\tr\textra", "q1\tQ0\td1\t1\t2.5",
-                                  "#\tq1\tQ0\td1\t1\t2.5", "q1\tQ0\td1\x0b\t1\t2.5\tr"])
-def test_the_fast_reader_gives_up_on_tab_lines_it_could_read_differently(tmp_path, line):
-    path = tmp_path / "run.trec"
-    path.write_text(f"q0\tQ0\td0\t1\t3.0\tr\n{line}\n")
-    with duckdb.connect() as con:
-        assert not trec_text.load_fast(con, path, "none", "raw", "run")
 
 
 def test_a_tab_separated_file_with_a_bad_line_keeps_the_general_readers_message(tmp_path):
