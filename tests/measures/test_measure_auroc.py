@@ -1,4 +1,5 @@
-"""AUROC@k (sql/measures/auroc.sql): the worked example, and torchmetrics' retrieval_auroc on random cases.
+"""AUROC@k (sql/measures/auroc.sql): the worked example, torchmetrics' retrieval_auroc and scikit-learn's roc_auc_score
+on random cases.
 
 torchmetrics (with torch) is too heavy a test dependency for this suite: `roc_auc_by_curve` follows its
 source (functional/retrieval/auroc.py: the top k by score, 0 without a positive target, then
@@ -37,3 +38,18 @@ def roc_auc_by_curve(preds: np.ndarray, target: np.ndarray, top_k: int | None) -
 @pytest.mark.parametrize("seed", range(12))
 def test_equal_to_torchmetrics_retrieval_auroc_on_random_cases(seed):
     assert_equal_to_by_hand(seed, "AUROC", roc_auc_by_curve)
+
+
+def roc_auc_by_scikit_learn(preds: np.ndarray, target: np.ndarray, top_k: int | None) -> float:
+    """scikit-learn's roc_auc_score of the top k, and torchmetrics' 0 where one class is missing there."""
+    from sklearn.metrics import roc_auc_score
+
+    order = np.argsort(-preds, kind="stable")[: top_k or len(preds)]
+    if len(set(target[order])) < 2:
+        return 0.0
+    return float(roc_auc_score(target[order], preds[order]))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_equal_to_scikit_learns_roc_auc_score_on_the_top_k(seed):
+    assert_equal_to_by_hand(seed, "AUROC", roc_auc_by_scikit_learn)
