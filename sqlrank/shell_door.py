@@ -242,11 +242,10 @@ CREATE OR REPLACE MACRO sqlrank.listed_items(items, name, column_name) AS
 """
 
 
-def listed_table_sql(kind: str, value: str, column: str, run_id: str, source: str, rank: bool = False) -> str:
+def listed_table_sql(kind: str, value: str, column: str, run_id: str, source: str) -> str:
     """The SQL text reading a table input: its doc_id column unnested when it is a list, a missing value made.
 
     A run's list is ranked by its order (score = minus the place, as readers/shapes.py); truth has relevance 1.
-    `rank` adds the column input_rank (ties := 'input'): the input's rank column, or a list's place.
     The made value is a column named as the value column, after the input's own: DuckDB renames a second
     column of one name (score_1), so the value column picked is the input's when it has one, in its own type.
     The probe ({kind}_columns_sql) refuses a missing value column the input's shape does not explain.
@@ -271,15 +270,12 @@ def listed_table_sql(kind: str, value: str, column: str, run_id: str, source: st
     # one of the two branches only
     # a run's own score when it has one (the made column is then renamed), else its rank negated
     scalar_made = ("-CAST(' || " + column.format(canonical="'rank'") + " || ' AS DOUBLE)") if kind == "run" else "1.0"
-    scalar_rank = " || ', ' || " + pick("rank", "input_rank") if rank else ""
-    listed_rank = " || ', sqlrank_position AS input_rank'" if rank else ""
     scalar = (f"'SELECT ' || {run_id}" + pick("query_id", "query_id") + " || ', CAST(' || " + doc
-              + " || ' AS VARCHAR) AS doc_id, ' || " + pick(value, value) + scalar_rank
-              + f" || ' FROM (SELECT *, {scalar_made} AS ' "
+              + " || ' AS VARCHAR) AS doc_id, ' || " + pick(value, value) + f" || ' FROM (SELECT *, {scalar_made} AS ' "
               f"|| {value_name} || ' FROM (SELECT *' || {source} || ' WHERE NOT sqlrank_is_list) AS sqlrank_scalar) AS sqlrank_row'")
     listed = (f"'SELECT ' || {run_id}" + pick("query_id", "query_id") + " || ', sqlrank_item AS doc_id, ' || "
-              + pick(value, value) + listed_rank + f" || ' FROM (SELECT *, {made} AS ' || {value_name} || ' FROM (' "
-              f"|| {listed} || ') AS sqlrank_items) AS sqlrank_row'")
+              + pick(value, value) + f" || ' FROM (SELECT *, {made} AS ' || {value_name} || ' FROM (' || {listed} "
+              "|| ') AS sqlrank_items) AS sqlrank_row'")
     return f"{scalar} || ' UNION ALL BY NAME ' || {listed}"
 
 
@@ -324,7 +320,7 @@ CREATE OR REPLACE MACRO sqlrank.trec_path(name) AS
     AND (regexp_matches(name, '""" + TREC_PATH + """', 'i') OR contains(name, '/') OR contains(name, '\\')
          OR regexp_matches(name, '""" + TREC_NAMING + """'));
 """]
-    statements.append(ordered_run_sql(column))
+    statements.append(ordered_run_sql(pick, column))
     for kind, value, option in KINDS:
         allowed = ["query_id", "doc_id", value] + (["rank"] if kind == "run" else [])
         # a run keeps its run_id column, if any (sqlrank_absent stands in, so that the pattern always matches)
@@ -360,21 +356,31 @@ CREATE OR REPLACE MACRO sqlrank.{kind}_columns_sql(name, columns) AS
     return "".join(statements)
 
 
-def ordered_run_sql(column: str) -> str:
+def ordered_run_sql(pick: str, column: str) -> str:
     """sqlrank.ordered_run_sql(name, columns): the SQL reading a run under ties := 'input', its order checked.
 
     The order is the rank a run gives each document, as input_rank: a TREC file's rank field, else the
-    table's column `rank` (or the one `columns` maps to rank), or a list of items' places. A SQL table has no
-    row order, so there is no other; a row without a finite rank, or two documents of a query at one rank,
-    stop the query with the Python door's words (checks/order.py).
+    table's column `rank` (or the one `columns` maps to rank). A SQL table has no row order, so there is
+    no other; a row without a finite rank, or two documents of a query at one rank, stop the query with
+    the Python door's words (checks/order.py). A run without a score column has its rank negated as its score, as
+    under the other policies (listed_table_sql). A list run is refused: its list's order is what every other
+    policy gives it (reading its places here as well made every call of the shell's macros twice as slow to
+    bind, docs/performance.md).
     """
     said = {"input": "name", "policy": sqlgen.literal("ties := 'input'"),
             "order": sqlgen.literal("its rank (a TREC run's 4th field, or the column 'rank' or the one run_columns "
                                     "maps to rank: a SQL table has no row order)"),
             "run": "''", "query_id": "query_id", "doc_id": "doc_id"}
     found = "CASE WHEN input_rank IS NULL THEN 'no number' ELSE 'the rank ' || CAST(input_rank AS VARCHAR) END"
-    table = listed_table_sql("run", "score", column, "'COLUMNS(''^((?i:run_id)|sqlrank_absent)$''), ' || ", "",
-                             rank=True)
+    columns = " || ', ' || ".join(pick.format(canonical=sqlgen.literal(c), name=c)
+                                  for c in ("query_id", "doc_id", "score"))
+    rank = pick.format(canonical="'rank'", name="input_rank")
+    # the made score is named as the score column: DuckDB renames it (score_1) when the run has its own
+    score_name = "'\"' || replace(sqlrank.column_name(columns, 'score'), '\"', '\"\"') || '\"'"
+    source = ("' FROM (SELECT *, -CAST(' || " + column.format(canonical="'rank'") + " || ' AS DOUBLE) AS ' || "
+              + score_name + " || ' FROM (SELECT *, NULL AS sqlrank_absent FROM query_table(' || sqlrank.sql_literal(name) "
+              "|| ')) AS sqlrank_input) AS sqlrank_row'")
+    table = f"'SELECT COLUMNS(''^((?i:run_id)|sqlrank_absent)$''), ' || {columns} || ', ' || {rank} || {source}"
     reader = ("'SELECT * EXCLUDE (rank), rank AS input_rank, NULL AS sqlrank_absent FROM sqlrank.read_trec_run(' "
               "|| sqlrank.sql_literal(name) || ')'")
     # the documents of one query (of one run) at one rank
@@ -384,6 +390,9 @@ def ordered_run_sql(column: str) -> str:
 -- true for a row of a run under ties := 'input' with a rank of its own; an error otherwise
 CREATE OR REPLACE MACRO sqlrank.input_rank_ok(input_rank, copies, query_id, doc_id, name) AS
     CASE
+        WHEN ends_with(typeof(doc_id), ']')
+            THEN error('sqlrank: ' || name || ': ties := ''input'' orders a run by its rank column, and its items '
+                       || 'are lists, ranked in their list''s order by every other tie policy: leave ties out')
         WHEN input_rank IS NULL OR NOT isfinite(input_rank)
             THEN {_error(messages.INPUT_RANK_MISSING, **said, found=found)}
         WHEN copies > 1 THEN {_error(messages.INPUT_RANK_SHARED, **said, rank="input_rank", count="copies")}

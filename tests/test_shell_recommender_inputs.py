@@ -77,7 +77,7 @@ def test_list_runs_and_unlabelled_truth_give_the_python_doors_numbers(con):
     assert shell_values(con, "pairs", "a_NULL_list")[("nDCG@10", "3")] == 0.0
 
 
-def test_a_run_of_ranks_or_of_lists_is_ranked_in_its_order_under_every_tie_policy(con):
+def test_a_run_of_ranks_or_of_lists_is_ranked_in_its_order_under_the_tie_policies(con):
     """A run with a rank and no score is ranked by its rank, a list run by its list, whatever the policy (none has a
     tie to break); with a score beside the rank, the score ranks it and ties := 'input' takes the rank."""
     ranked = pd.DataFrame({"user_id": [1, 1, 1, 2, 2, 3], "item_id": [11, 10, 12, 20, 21, 31], "rank": [3, 1, 2, 2, 1, 1]})
@@ -86,11 +86,14 @@ def test_a_run_of_ranks_or_of_lists_is_ranked_in_its_order_under_every_tie_polic
                         "recs": RUNS["integer lists"]}.items():
         con.register(name, frame)
     for ties in ("trec", "docid_asc", "optimistic", "pessimistic", "average", "input"):
-        for run in ("ranked", "recs"):
+        for run in ("ranked", "recs") if ties != "input" else ("ranked",):
             rows = con.execute(f"SELECT query_id, value FROM sqlrank.ndcg('pairs', '{run}', k := 10, qrels_columns := "
                                f"{COLUMNS}, run_columns := {COLUMNS}, ties := '{ties}')").fetchall()
             assert {("nDCG@10", str(query)): value for query, value in rows} == pytest.approx(
                 {key: value for key, value in BY_HAND.items() if key[0] == "nDCG@10"}, abs=1e-15), (run, ties)
+    # a list run under ties := 'input' (Python takes it: the list's order) is refused with the policy that gives it
+    with pytest.raises(Exception, match="recs: ties := 'input' orders a run by its rank column, and its items are lists"):
+        con.execute(f"FROM sqlrank.ndcg('pairs', 'recs', run_columns := {COLUMNS}, ties := 'input')")
     for ties in ("trec", "input"):
         python = python_values(TRUTHS["pairs"], scored, ties)
         assert shell_values(con, "pairs", "scored", ties) == pytest.approx(python, abs=1e-15), ties
