@@ -37,7 +37,9 @@ CREATE OR REPLACE MACRO sqlrank.item_interactions(train_table) AS TABLE
 --     each item's feature vector divided by its norm (an item with a vector of zeros has none)
 -- sqlrank.item_codes(train_table) -> (doc_id, users, code)
 --     each training item's number of distinct training users and a whole-number code, in doc_id order; a pair
---     of items is the BIGINT a.code * 2^32 + b.code: one fixed-size key to join and group on, not two texts
+--     of items is the BIGINT a.code * 2^32 + b.code (sqlrank.item_pair): one fixed-size key to join and group on,
+--     not two texts
+-- sqlrank.item_pair(a, b) -> the BIGINT key of the pair of item codes (a, b); a = key >> 32, b = key & (2^32 - 1)
 -- sqlrank.shared_users(train_table, codes_table, left_table, right_table) -> (pair, cosine)
 --     the co-occurrence cosine |U_a ∩ U_b| / √(|U_a| |U_b|) of each item a of left_table and b ≠ a of
 --     right_table (their column code, of codes_table) that share a training user, U an item's distinct
@@ -66,13 +68,15 @@ CREATE OR REPLACE MACRO sqlrank.item_codes(train_table) AS TABLE
     SELECT doc_id, count(DISTINCT query_id) AS users, row_number() OVER (ORDER BY doc_id) AS code
     FROM query_table(train_table) GROUP BY doc_id;
 
+CREATE OR REPLACE MACRO sqlrank.item_pair(a, b) AS a * 4294967296 + b;
+
 CREATE OR REPLACE MACRO sqlrank.shared_users(train_table, codes_table, left_table, right_table) AS TABLE
     WITH seen AS (
         SELECT DISTINCT t.query_id, c.code
         FROM query_table(train_table) AS t JOIN query_table(codes_table) AS c USING (doc_id)
     ),
     shared AS (
-        SELECT l.code * 4294967296 + r.code AS pair, count(*) AS users
+        SELECT sqlrank.item_pair(l.code, r.code) AS pair, count(*) AS users
         FROM (FROM seen SEMI JOIN query_table(left_table) USING (code)) AS l
         JOIN (FROM seen SEMI JOIN query_table(right_table) USING (code)) AS r USING (query_id)
         WHERE l.code <> r.code AND (left_table <> right_table OR l.code < r.code)
@@ -120,7 +124,7 @@ CREATE OR REPLACE MACRO sqlrank.intra_list_similarities(users_table, lists_table
         FROM coded AS l1
         JOIN coded AS l2 ON l2.run_id = l1.run_id AND l2.query_id = l1.query_id AND l1.code < l2.code
         JOIN sqlrank.shared_users(train_table, 'codes', 'listed', 'listed') AS s
-          ON s.pair = l1.code * 4294967296 + l2.code
+          ON s.pair = sqlrank.item_pair(l1.code, l2.code)
         GROUP BY l1.run_id, l1.query_id
     ),
     sums AS (
@@ -169,13 +173,13 @@ CREATE OR REPLACE MACRO sqlrank.history_similarities(users_table, lists_table, t
     cosines AS (
         FROM sqlrank.shared_users(train_table, 'codes', 'listed', 'codes')
         UNION ALL
-        SELECT code * 4294967296 + code, 1.0 FROM listed
+        SELECT sqlrank.item_pair(code, code), 1.0 FROM listed
     ),
     by_cooccurrence AS (
         SELECT l.run_id, l.query_id, l.doc_id, sum(CAST(s.cosine AS DECIMAL(38, 24))) AS total
         FROM coded AS l
         JOIN (SELECT h.query_id, c.code FROM history AS h JOIN codes AS c USING (doc_id)) AS h USING (query_id)
-        JOIN cosines AS s ON s.pair = l.code * 4294967296 + h.code
+        JOIN cosines AS s ON s.pair = sqlrank.item_pair(l.code, h.code)
         GROUP BY l.run_id, l.query_id, l.doc_id
     ),
     sums AS (

@@ -30,6 +30,7 @@ from pathlib import Path
 import duckdb
 
 from . import defined, lists, shell_door, sqlgen
+from .checks import messages
 from .checks.empty_truth import EMPTY_POLICIES
 from .registry import PARAMETERS, REGISTRY
 
@@ -229,29 +230,27 @@ def _subtopic_macro(definition, signature: str, value: str, checks: str,
 
 def _empty_policy(definition) -> str:
     """A table macro's rows under `empty` (checks/empty_truth.py): the queries without a label >= rel (the
-    measure's rel, else 1) scored 0 ('zero'), 1 ('one'), left out ('skip') or refused ('error'), as in Python."""
+    measure's rel, else 1) scored 0 ('zero'), 1 ('one'), left out ('skip') or refused ('error'), as in Python;
+    the counts the refusal names are windows over the values, which are read once."""
     level = f"coalesce({parameter_argument('rel')}, 1)" if "rel" in definition.params else "1"
     choice = sqlgen.call("sqlrank.choice", "empty", sqlgen.literal(list(EMPTY_POLICIES)), sqlgen.literal("empty"))
     one = "true"
     if definition.aggregate != "mean":
-        one = "(empty <> 'one' OR error(" + sqlgen.literal(
-            f"sqlrank: empty := 'one' scores a query with no relevant judgment 1, which {definition.name} cannot "
-            "take (the `all` row is a sum or a geometric mean there, not a mean of scores); choose empty := 'zero' "
-            "or 'skip'") + "))"
-    shown = ("array_to_string(list_sort(list_distinct(list(query_id) FILTER (WHERE NOT sqlrank_relevant)))[1:3], ', ')"
-             " || CASE WHEN count(DISTINCT query_id) FILTER (WHERE NOT sqlrank_relevant) > 3 THEN ', ...' ELSE '' END")
-    refused = ("error('sqlrank: ' || qrels_table || ': ' || empties || ' of ' || queries || ' queries have no relevant "
-               "judgment (label >= ' || regexp_replace(CAST(" + level + " AS VARCHAR), '\\.0$', '') || ') (' || shown "
-               "|| '): refused (empty := ''error''); pass empty := ''zero'' to score them 0, empty := ''one'' to score "
-               "them 1 or empty := ''skip'' to leave them out')")
-    return (f"    SELECT v.* EXCLUDE (sqlrank_top_label, sqlrank_relevant)\n"
+        one = "(empty <> 'one' OR error(" + sqlgen.literal("sqlrank: " + messages.EMPTY_ONE_REFUSED.format(
+            assign=" := ", measures=definition.name, fix="choose empty := 'zero' or 'skip'")) + "))"
+    empty = "FILTER (WHERE NOT sqlrank_relevant) OVER ()"
+    shown = (f"array_to_string(list_sort(list_distinct(list(query_id) {empty}))[1:3], ', ') "
+             f"|| CASE WHEN count(DISTINCT query_id) {empty} > 3 THEN ', ...' ELSE '' END")
+    which = sqlgen.template(messages.EMPTY_QUERIES, input="qrels_table", count="empties", queries="queries",
+                            level=f"regexp_replace(CAST({level} AS VARCHAR), '\\.0$', '')", shown="shown")
+    refused = "error('sqlrank: ' || " + sqlgen.template(messages.EMPTY_REFUSED, which=which, assign="' := '",
+                                                         fix=sqlgen.literal(messages.EMPTY_FIX_SHELL)) + ")"
+    return (f"    SELECT * EXCLUDE (sqlrank_top_label, sqlrank_relevant, empties, queries, shown)\n"
             f"           REPLACE (CASE WHEN empty = 'one' AND NOT sqlrank_relevant THEN 1.0 ELSE value END AS value)\n"
-            f"    FROM (SELECT *, coalesce(sqlrank_top_label >= {level}, false) AS sqlrank_relevant\n"
-            f"          FROM sqlrank_values) AS v,\n"
-            f"         (SELECT count(DISTINCT query_id) FILTER (WHERE NOT sqlrank_relevant) AS empties,\n"
-            f"                 count(DISTINCT query_id) AS queries, {shown} AS shown\n"
-            f"          FROM (SELECT query_id, coalesce(sqlrank_top_label >= {level}, false) AS sqlrank_relevant\n"
-            f"                FROM sqlrank_values)) AS sqlrank_empty\n"
+            f"    FROM (SELECT *, count(DISTINCT query_id) {empty} AS empties,\n"
+            f"                 count(DISTINCT query_id) OVER () AS queries, {shown} AS shown\n"
+            f"          FROM (SELECT *, coalesce(sqlrank_top_label >= {level}, false) AS sqlrank_relevant\n"
+            f"                FROM sqlrank_values))\n"
             f"    WHERE {choice} IS NOT NULL AND {one}\n"
             f"      AND (empty <> 'error' OR empties = 0 OR {refused})\n"
             f"      AND (empty <> 'skip' OR sqlrank_relevant)")

@@ -210,6 +210,30 @@ def _name_of(canonical: str) -> str:
     return f"' || sqlrank.sql_literal(sqlrank.column_name(columns, '{canonical}')) || '"
 
 
+def _quoted_name(canonical: str) -> str:
+    """The input's column holding `canonical`, as a quoted identifier: a made column of that name goes after the
+    input's own, which DuckDB renames (score_1) when the input has one, so the input's own is the one picked."""
+    return f"'\"' || replace(sqlrank.column_name(columns, '{canonical}'), '\"', '\"\"') || '\"'"
+
+
+def _score_from_rank(column: str) -> str:
+    """Inside the SQL text: a run's rank column negated, its score when it has none (readers/shapes.py)."""
+    return "-CAST(' || " + column.format(canonical="'rank'") + " || ' AS DOUBLE)"
+
+
+def _is_list(column: str) -> str:
+    """Inside the SQL text: whether the input's doc_id column is a list (typeof() folds to a constant)."""
+    return "ends_with(typeof(' || " + column.format(canonical="'doc_id'") + " || '), '']'')"
+
+
+def _rows(made: str = "") -> str:
+    """The SQL text's FROM of a table input's rows, the all-NULL column sqlrank_absent added, and `made` columns."""
+    rows = "(SELECT *, NULL AS sqlrank_absent FROM query_table(' || sqlrank.sql_literal(name) || '))"
+    if made:
+        rows = f"(SELECT *, {made} FROM {rows} AS sqlrank_input)"
+    return f"' FROM {rows} AS sqlrank_row'"
+
+
 # when the probe does not ask for the value column: a run of item lists is ranked by list position, a run with a
 # rank column by its rank, truth of only the two id columns (and a timestamp) is relevance 1 for every item, as the
 # Python door reads them (readers/shapes.py)
@@ -242,7 +266,7 @@ CREATE OR REPLACE MACRO sqlrank.listed_items(items, name, column_name) AS
 """
 
 
-def listed_table_sql(kind: str, value: str, column: str, run_id: str, source: str) -> str:
+def listed_table_sql(kind: str, value: str, column: str, run_id: str) -> str:
     """The SQL text reading a table input: its doc_id column unnested when it is a list, a missing value made.
 
     A run's list is ranked by its order (score = minus the place, as readers/shapes.py); truth has relevance 1.
@@ -257,19 +281,17 @@ def listed_table_sql(kind: str, value: str, column: str, run_id: str, source: st
              "sqlrank.sql_literal(name) || ', ' || sqlrank.sql_literal(sqlrank.column_name(columns, 'doc_id')) || ')'")
     made = ("CASE WHEN ends_with(typeof(sqlrank_listed), '']'') THEN -CAST(sqlrank_position AS DOUBLE) END"
             if kind == "run" else "1.0")
-    value_name = f"'\"' || replace(sqlrank.column_name(columns, '{value}'), '\"', '\"\"') || '\"'"
+    value_name = _quoted_name(value)
     doc = column.format(canonical="'doc_id'")
     # *COLUMNS cannot stand in a WHERE clause: whether the id column is a list is a column of its own
-    is_list = "' || 'ends_with(typeof(' || " + doc + " || '), '']'') AS sqlrank_is_list' || '"
-    source = f"' FROM (SELECT *, {is_list} FROM (SELECT *, NULL AS sqlrank_absent FROM query_table(' || " \
-             "sqlrank.sql_literal(name) || ')) AS sqlrank_input) AS sqlrank_row'"
+    source = _rows(f"{_is_list(column)} AS sqlrank_is_list")
     listed = ("'SELECT *, unnest(sqlrank_items) AS sqlrank_item, unnest(range(1, len(sqlrank_items) + 1)) "
               "AS sqlrank_position FROM (SELECT *, ' || " + items + " || ' AS sqlrank_items, ' || "
               + doc + " || ' AS sqlrank_listed' || " + source + " || ' WHERE sqlrank_is_list)'")
     # an id column that is no list is read as it is, without a list a row: typeof() folds, so DuckDB runs
     # one of the two branches only
     # a run's own score when it has one (the made column is then renamed), else its rank negated
-    scalar_made = ("-CAST(' || " + column.format(canonical="'rank'") + " || ' AS DOUBLE)") if kind == "run" else "1.0"
+    scalar_made = _score_from_rank(column) if kind == "run" else "1.0"
     scalar = (f"'SELECT ' || {run_id}" + pick("query_id", "query_id") + " || ', CAST(' || " + doc
               + " || ' AS VARCHAR) AS doc_id, ' || " + pick(value, value) + f" || ' FROM (SELECT *, {scalar_made} AS ' "
               f"|| {value_name} || ' FROM (SELECT *' || {source} || ' WHERE NOT sqlrank_is_list) AS sqlrank_scalar) AS sqlrank_row'")
@@ -286,7 +308,7 @@ def input_sql() -> str:
     column = ("'coalesce(*COLUMNS(lambda sqlrank_name: sqlrank_name = ' || sqlrank.sql_literal("
               "sqlrank.column_name(columns, {canonical})) || ' OR sqlrank_name = ''sqlrank_absent''))'")
     pick = column[:-1] + " AS {name}'"
-    source = "' FROM (SELECT *, NULL AS sqlrank_absent FROM query_table(' || sqlrank.sql_literal(name) || ')) AS sqlrank_row'"
+    source = _rows()
     # the probe: 1 when the named column is missing (only sqlrank_absent matched)
     count = ("'len(list_value(*COLUMNS(lambda sqlrank_name: sqlrank_name = ' || sqlrank.sql_literal("
              "sqlrank.column_name(columns, {canonical})) || ' OR sqlrank_name = ''sqlrank_absent''))) = 1'")
@@ -330,9 +352,9 @@ CREATE OR REPLACE MACRO sqlrank.trec_path(name) AS
                                      for c in ("query_id", "doc_id", value))
         missing = " ".join(f"WHEN {c} THEN ''{c}''" for c in ("query_id", "doc_id"))
         missing += f" WHEN {value} AND NOT {_VALUE_NOT_NEEDED[kind]} THEN ''{value}''"
-        listed = "', ends_with(typeof(' || " + column.format(canonical="'doc_id'") + " || '), '']'') AS sqlrank_listed'"
+        listed = f"', {_is_list(column)} AS sqlrank_listed'"
         reader = f"'SELECT *{absent} FROM sqlrank.read_trec_{kind}(' || sqlrank.sql_literal(name) || ')'"
-        table = listed_table_sql(kind, value, column, run_id, source)
+        table = listed_table_sql(kind, value, column, run_id)
         parameters = "name, columns"
         if kind == "run":  # the rank field is read under ties := 'input' only (sqlrank.ordered_run_sql)
             reader = "CASE WHEN ties = 'input' THEN sqlrank.ordered_run_sql(name, columns) ELSE " + \
@@ -375,11 +397,7 @@ def ordered_run_sql(pick: str, column: str) -> str:
     columns = " || ', ' || ".join(pick.format(canonical=sqlgen.literal(c), name=c)
                                   for c in ("query_id", "doc_id", "score"))
     rank = pick.format(canonical="'rank'", name="input_rank")
-    # the made score is named as the score column: DuckDB renames it (score_1) when the run has its own
-    score_name = "'\"' || replace(sqlrank.column_name(columns, 'score'), '\"', '\"\"') || '\"'"
-    source = ("' FROM (SELECT *, -CAST(' || " + column.format(canonical="'rank'") + " || ' AS DOUBLE) AS ' || "
-              + score_name + " || ' FROM (SELECT *, NULL AS sqlrank_absent FROM query_table(' || sqlrank.sql_literal(name) "
-              "|| ')) AS sqlrank_input) AS sqlrank_row'")
+    source = _rows(f"{_score_from_rank(column)} AS ' || {_quoted_name('score')} || '")
     table = f"'SELECT COLUMNS(''^((?i:run_id)|sqlrank_absent)$''), ' || {columns} || ', ' || {rank} || {source}"
     reader = ("'SELECT * EXCLUDE (rank), rank AS input_rank, NULL AS sqlrank_absent FROM sqlrank.read_trec_run(' "
               "|| sqlrank.sql_literal(name) || ')'")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from .. import sqlgen
 from ..errors import EvaluationError
+from . import messages
 from .gains import _number
 
 EMPTY_TABLE = "sqlrank_empty_queries"
@@ -28,9 +29,9 @@ def check_empty_policy(policy: str, measures: list) -> None:
     """empty='one' sets a score of 1, which only a measure averaged over the queries can take: refuse the others."""
     summed = [str(measure) for measure in measures if measure.definition.aggregate != "mean"]
     if policy == "one" and summed:
-        raise EvaluationError(f"empty='one' scores a query with no relevant judgment 1, which {', '.join(summed)} "
-                              "cannot take (the `all` row is a sum or a geometric mean there, not a mean of scores); "
-                              "ask for them in another call, or choose empty='zero' or 'skip'")
+        raise EvaluationError(messages.EMPTY_ONE_REFUSED.format(
+            assign="=", measures=", ".join(summed),
+            fix="ask for them in another call, or choose empty='zero' or 'skip'"))
 
 
 def apply_empty_policy(con, qrels_table: str, report, policy: str, rel: float | None) -> None:
@@ -48,9 +49,8 @@ def apply_empty_policy(con, qrels_table: str, report, policy: str, rel: float | 
     report.empty_policy, report.empty_level = policy, level
     if policy == "error" and report.empty_queries:
         queries = con.execute(f"SELECT count(DISTINCT query_id) FROM {table}").fetchone()[0]
-        raise EvaluationError(f"{_which(report, queries)}: refused (empty='error'); pass empty='zero' to score "
-                              "them 0, empty='one' to score them 1 or empty='skip' to leave them out (CLI: --empty "
-                              "zero|one|skip)")
+        raise EvaluationError(messages.EMPTY_REFUSED.format(which=_which(report, queries), assign="=",
+                                                            fix=messages.EMPTY_FIX_PYTHON))
     if policy == "skip" and report.empty_queries:
         con.execute(f"DELETE FROM {table} WHERE query_id IN ({empty})")
 
@@ -58,8 +58,8 @@ def apply_empty_policy(con, qrels_table: str, report, policy: str, rel: float | 
 def _which(report, queries: int) -> str:
     """'qrels.csv: 1 of 3 queries have no relevant judgment (label >= 4) (u3)'."""
     shown = ", ".join(report.empty_queries[:3]) + (", ..." if len(report.empty_queries) > 3 else "")
-    return (f"{report.qrels_label}: {len(report.empty_queries)} of {queries} queries have no relevant judgment "
-            f"(label >= {_number(report.empty_level)}) ({shown})")
+    return messages.EMPTY_QUERIES.format(input=report.qrels_label, count=len(report.empty_queries), queries=queries,
+                                         level=_number(report.empty_level), shown=shown)
 
 
 _DONE = {"zero": "every measure scores them 0 (empty='zero', torchmetrics' empty_target_action='neg')",

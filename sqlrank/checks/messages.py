@@ -26,6 +26,15 @@ DUPLICATES_FIX_SHELL = ("Remove them, e.g. keep each pair's best row: QUALIFY ro
 ID_TYPE = "{input}: column '{column}' ({canonical}) has type {type}{mixed}, expected text or whole numbers: {fix}"
 ID_TYPE_FLOAT_FIX = "floating-point ids never match text ids (1.0 is not '1'); convert the column to int or str"
 ID_TYPE_FIX = "convert the column to str (or int)"
+# queries with no relevant judgment (checks/empty_truth.py): the fix after the sentence is each door's own
+EMPTY_QUERIES = "{input}: {count} of {queries} queries have no relevant judgment (label >= {level}) ({shown})"
+EMPTY_REFUSED = "{which}: refused (empty{assign}'error'); {fix}"
+EMPTY_FIX_PYTHON = ("pass empty='zero' to score them 0, empty='one' to score them 1 or empty='skip' to leave them out "
+                    "(CLI: --empty zero|one|skip)")
+EMPTY_FIX_SHELL = ("pass empty := 'zero' to score them 0, empty := 'one' to score them 1 or empty := 'skip' to leave "
+                   "them out")
+EMPTY_ONE_REFUSED = ("empty{assign}'one' scores a query with no relevant judgment 1, which {measures} cannot "
+                     "take (the `all` row is a sum or a geometric mean there, not a mean of scores); {fix}")
 MISSING_COLUMN = "{input}: missing column '{column}' (found {found}); {fix}"
 COLUMN_MAP_NOT_STRUCT = ("{option} must be a struct naming the input's column of each canonical one, such as "
                          "{{'query_id': 'qid'}}; got {found}")
