@@ -36,8 +36,8 @@
 --                documents of one class keep trec's order (doc id descending)
 --   average      not ranked here: sqlrank.tie_groups keeps the tie groups instead
 --
--- Four plans, one result; the depth and ties pick one and DuckDB drops the others (their
--- input is filtered by a constant that folds to false):
+-- Four plans, one result; the depth and ties pick one by name (query_table of a constant), so that a
+-- call binds that one alone; each plan's input is also filtered by its constant condition:
 --   full_ranking  depth NULL or > 32: one window numbers every document
 --                 (sqlrank.ranked), reading the run directly: nothing between
 --                 the scan and the window, so DuckDB can rank a run clustered
@@ -221,12 +221,14 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
         WHERE (rank = 1 OR relevance IS NOT NULL) AND (depth IS NULL OR rank <= depth)
     ),
     kept AS (
-        SELECT COLUMNS('^((?i:run_id)|query_id|doc_id|rank|num_ret)$') FROM full_ranking
-        UNION ALL BY NAME
-        SELECT COLUMNS('^((?i:run_id)|query_id|doc_id|rank|num_ret)$') FROM top_ranked
-        UNION ALL BY NAME
-        SELECT COLUMNS('^((?i:run_id)|query_id|doc_id|rank|num_ret)$') FROM ordered_ranking
-        UNION ALL BY NAME
-        SELECT COLUMNS('^((?i:run_id)|query_id|doc_id|rank|num_ret)$') FROM policy_ranking
+        -- the plan named by a constant: DuckDB binds only the CTE query_table reads (average: full_ranking's,
+        -- empty, as its input is trec's alone)
+        SELECT COLUMNS('^((?i:run_id)|query_id|doc_id|rank|num_ret)$')
+        FROM query_table(CASE
+            WHEN sqlrank.choice(ties, ['trec', 'docid_asc', 'optimistic', 'pessimistic', 'average', 'input'],
+                                'ties') IN ('docid_asc', 'input') THEN 'ordered_ranking'
+            WHEN ties IN ('optimistic', 'pessimistic') THEN 'policy_ranking'
+            WHEN ties = 'trec' AND depth <= 32 THEN 'top_ranked'
+            ELSE 'full_ranking' END)
     )
     SELECT * FROM sqlrank.judge_kept('kept', 'sqlrank_judgment');

@@ -123,16 +123,22 @@ sqlrank_judged_only_run AS (
            OR error('sqlrank: ties := ''input'' does not take judged_only with a depth yet (the depth would cut '
                     || 'the ranking by score); leave one of them out'))
 ),
-sqlrank_judged_ranking AS MATERIALIZED (
+sqlrank_whole_run_ranking AS (
     SELECT * FROM sqlrank.judged_ranking('sqlrank_qrels_input', 'sqlrank_run_input',
                                          depth := sqlrank.valid_depth(depth), score_precision := score_precision,
                                          zero_labels := zero_labels, negative_labels := negative_labels, ties := ties)
     WHERE NOT judged_only
-    UNION ALL BY NAME
+),
+sqlrank_judged_only_ranking AS (
     SELECT * FROM sqlrank.judged_ranking('sqlrank_qrels_input', 'sqlrank_judged_only_run',
                                          score_precision := score_precision, zero_labels := zero_labels,
                                          negative_labels := negative_labels, ties := ties)
     WHERE judged_only
+),
+-- the branch named by a constant: DuckDB binds only the CTE query_table reads (each is also filtered by it)
+sqlrank_judged_ranking AS MATERIALIZED (
+    SELECT * FROM query_table(CASE WHEN judged_only THEN 'sqlrank_judged_only_ranking'
+                                   ELSE 'sqlrank_whole_run_ranking' END)
 ),
 sqlrank_problem AS (
     -- the qrels' problem first, as the Python door loads them first; nothing is read under validate := false
@@ -209,15 +215,20 @@ sqlrank_judged_only_run AS (
     SELECT * FROM sqlrank.judged_run('sqlrank_qrels_input', 'sqlrank_run_input', score_precision := score_precision)
     WHERE judged_only
 ),
-sqlrank_tie_groups AS MATERIALIZED (
+sqlrank_whole_run_groups AS (
     SELECT * FROM sqlrank.tie_groups('sqlrank_qrels_input', 'sqlrank_run_input', score_precision := score_precision,
                                      zero_labels := zero_labels, negative_labels := negative_labels, ties := ties,
                                      depth := sqlrank.valid_depth(depth))
     WHERE NOT judged_only
-    UNION ALL BY NAME
+),
+sqlrank_judged_only_groups AS (
     SELECT * FROM sqlrank.tie_groups('sqlrank_qrels_input', 'sqlrank_judged_only_run',
                                      score_precision := score_precision, zero_labels := zero_labels,
                                      negative_labels := negative_labels, ties := ties)
     WHERE judged_only
+),
+sqlrank_tie_groups AS MATERIALIZED (
+    SELECT * FROM query_table(CASE WHEN judged_only THEN 'sqlrank_judged_only_groups'
+                                   ELSE 'sqlrank_whole_run_groups' END)
 )
 SELECT * FROM sqlrank.tied_rankings('sqlrank_qrels_input', 'sqlrank_tie_groups', missing := missing);

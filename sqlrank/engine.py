@@ -37,7 +37,7 @@ from .defined import DefinedMeasure
 from .errors import EvaluationError, MeasureError, SqlrankError, first_line, option_hint, out_of_memory, shorten
 from .limits import MAX_DEPTH, whole_number
 from .lists import ListMeasure, check_list_inputs, load_list_inputs, make_lists
-from .macros import connect, install_measures, library_connection, ready_to_evaluate
+from .macros import evaluation_connection, install_measures, ready_to_evaluate
 from .measures import Measure, TextMeasure, parse_labelled
 from .readers import QRELS_TABLE, SUBTOPIC_QRELS_TABLE, load_inputs
 from .readers.base import FORMAT, INPUT_RANK
@@ -224,10 +224,7 @@ def evaluate(
             _check_connection(connection)
             ready_to_evaluate(connection)
             return _noted(_evaluate(connection, qrels, run, *options), unread)
-    # DuckDB's threads, memory limit and temp directory hold for a whole database: settings get one of their own
-    settings = (threads, memory_limit, temp_directory) != (None, None, None)
-    with (connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory, table_macros=False)
-          if settings else library_connection()) as con:
+    with evaluation_connection(threads, memory_limit, temp_directory) as con:
         return _noted(_evaluate(con, qrels, run, *options), unread)
 
 

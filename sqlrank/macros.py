@@ -93,6 +93,9 @@ RUN_OPTIONS = (("depth", None), ("missing", "zero"), ("score_precision", "double
 # binding the long ranking pass to the first call, so that connect() does not bind what a session may never call
 # (docs/performance.md, "Everyday sizes, round three"). A broken body is found by its first call instead (tests/test_install.py).
 BOUND_AT_FIRST_CALL = "(SELECT ties AS ties_policy) AS bound_at_first_call"
+# the tie groups' branch is bound only under ties := 'average' (query_table of a constant binds the one CTE it
+# names): the other policies' calls do not pay for binding it; the ranked branch always runs, as it checks the inputs
+_TIED_BRANCH = "CASE WHEN ties = 'average' THEN 'sqlrank_average_values' ELSE 'sqlrank_ranked_values' END"
 
 
 def parameter_check(name: str, measure: str) -> str:
@@ -176,10 +179,12 @@ def registry_sql(table_macros: bool = True) -> str:
         top_label = ", ranking.labels[1] AS sqlrank_top_label"  # labels highest first: the empty policy's
         statements.append(
             f"CREATE OR REPLACE MACRO sqlrank.{definition.macro}({signature}, empty := 'zero') AS TABLE\n"
-            f"    WITH sqlrank_values AS (\n"
+            f"    WITH sqlrank_ranked_values AS (\n"
             f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {value} AS value{weight}{top_label}\n"
             f"    FROM {BOUND_AT_FIRST_CALL}, {rankings}\n"
-            f"    WHERE {checks}\n"
+            f"    WHERE {checks}),\n"
+            f"    sqlrank_average_values AS (\n"
+            f"    SELECT * FROM sqlrank_ranked_values\n"
             f"    UNION ALL BY NAME\n"
             f"    SELECT COLUMNS('^((?i:run_id)|query_id)$'), {_average_value(definition, cutoff)} AS value{weight}"
             f"{top_label}\n"
@@ -187,7 +192,9 @@ def registry_sql(table_macros: bool = True) -> str:
             f"    WHERE {checks}\n"
             f"      AND (depth IS NULL OR {_average_depth(definition)})\n"
             f"      AND (depth IS NULL OR NOT judged_only\n"
-            f"           OR error('sqlrank: ties := ''average'' does not take judged_only with a depth yet')))\n"
+            f"           OR error('sqlrank: ties := ''average'' does not take judged_only with a depth yet'))),\n"
+            f"    sqlrank_values AS (\n"
+            f"    SELECT * FROM query_table({_TIED_BRANCH}))\n"
             f"{_empty_policy(definition)};")
     by_aggregate: dict[str, list[str]] = {}
     for definition in REGISTRY.values():
@@ -435,6 +442,15 @@ def library_connection() -> duckdb.DuckDBPyConnection:
         cursor = _process_database.cursor()
         _MEASURES_ON_DEMAND[cursor] = _MEASURES_ON_DEMAND[_process_database]
         return cursor
+
+
+def evaluation_connection(threads: int | None = None, memory_limit: str | None = None,
+                          temp_directory: str | None = None) -> duckdb.DuckDBPyConnection:
+    """A connection for one evaluation: this process's database (library_connection), or, with a setting
+    DuckDB holds for a whole database (threads, memory limit, temp directory), a database of its own."""
+    if (threads, memory_limit, temp_directory) == (None, None, None):
+        return library_connection()
+    return connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory, table_macros=False)
 
 
 def _forget_process_database() -> None:

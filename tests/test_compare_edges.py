@@ -114,8 +114,8 @@ def test_the_user_s_connection_is_left_as_it_was():
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = true")
     sqlrank.compare(per_query({"a": [0.1, 0.5], "b": [0.3, 0.4]}), tests=["bootstrap"], trials=50, connection=con)
-    assert con.sql("SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE 'sqlrank%'").fetchall() == [(0,)]
-    assert con.sql("SELECT current_setting('enable_progress_bar')").fetchall() == [(True,)]
+    assert con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE 'sqlrank%'").fetchall() == [(0,)]
+    assert con.execute("SELECT current_setting('enable_progress_bar')").fetchall() == [(True,)]
 
 
 @pytest.mark.parametrize("options, error, message", [

@@ -101,7 +101,7 @@ def test_comparing_doc_shows_what_the_command_prints(capsys, monkeypatch):
     with sqlrank.connect() as con:
         result = sqlrank.evaluate("data/qrels.txt", {"bm25": "data/bm25.trec", "dense": "data/dense.trec"}, ["nDCG@10"])
         con.register("per_query", result.per_query)
-        row = con.sql("SELECT run_id, baseline, measure, queries, method, permutations, p_value FROM "
+        row = con.execute("SELECT run_id, baseline, measure, queries, method, permutations, p_value FROM "
                       "sqlrank.randomization_test('per_query', 'dense', 'bm25', trials := 10000, seed := 42)").fetchall()[0]
     assert "-- " + "  ".join(str(value) for value in row) in section
 

@@ -34,7 +34,7 @@ def test_shell_and_python_give_the_same_resampled_numbers(tmp_path):
     table = pa.table({name: [row[i] for row in ROWS] for i, name in enumerate(("run_id", "query_id", "measure", "value"))})
     with sqlrank.connect() as con:
         con.register("per_query", table)
-        from_python = [[",".join(_shell_text(value) for value in row) for row in con.sql(s).fetchall()] for s in STATEMENTS]
+        from_python = [[",".join(_shell_text(value) for value in row) for row in con.execute(s).fetchall()] for s in STATEMENTS]
     assert from_shell == from_python
     assert from_shell[0][0].startswith("sampled,10000,")
 

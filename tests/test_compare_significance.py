@@ -182,7 +182,7 @@ def test_sampled_randomization_uses_the_documented_signs(con):
     found = randomization(con, table, "run", "base", trials=500, seed=9)
     d = np.array([r["value"] for r in table.to_pylist() if r["run_id"] == "run"]) - \
         np.array([r["value"] for r in table.to_pylist() if r["run_id"] == "base"])
-    signs = np.array(con.sql("SELECT list(sqlrank.flip_sign(9, trial, position) ORDER BY position) "
+    signs = np.array(con.execute("SELECT list(sqlrank.flip_sign(9, trial, position) ORDER BY position) "
                              "FROM range(500) t(trial), range(16) p(position) GROUP BY trial ORDER BY trial").fetchall(),
                      dtype=float).reshape(500, 16)
     hits = int(np.sum(np.abs(signs @ d) >= abs(d.sum()) - 1e-9 * np.abs(d).sum()))
@@ -212,7 +212,7 @@ def test_bootstrap_equals_numpy_with_the_same_draws(con):
     rows = table.to_pylist()
     d = np.array([r["value"] for r in rows if r["run_id"] == "run"]) - \
         np.array([r["value"] for r in rows if r["run_id"] == "base"])
-    draws = np.array(con.sql("SELECT list(sqlrank.bootstrap_draw(3, trial, draw, 16) ORDER BY draw) "
+    draws = np.array(con.execute("SELECT list(sqlrank.bootstrap_draw(3, trial, draw, 16) ORDER BY draw) "
                              "FROM range(400) t(trial), range(16) j(draw) GROUP BY trial ORDER BY trial").fetchall(),
                      dtype=int).reshape(400, 16)
     means = d[draws].mean(axis=1)
@@ -228,7 +228,7 @@ def tukey_plain(con, runs: dict[str, list[float]], trials: int, seed: int) -> di
     values = np.array([runs[name] for name in names])  # runs x queries
     n_runs, n_queries = values.shape
     keys = {}
-    for trial, q, r, key in con.sql(
+    for trial, q, r, key in con.execute(
             f"SELECT trial, q, r, sqlrank.shuffle_key({seed}, trial, q, r) FROM range({trials}) t(trial), "
             f"range({n_queries}) a(q), range({n_runs}) b(r)").fetchall():
         keys[trial, q, r] = key
@@ -275,7 +275,7 @@ def test_tukey_uses_only_queries_every_run_has(con):
     table = per_query({"a": [0.1, 0.2, 0.3], "b": [0.3, 0.2, 0.1]})
     extra = pa.table({"run_id": ["a"], "query_id": ["q99"], "measure": ["AP"], "value": [1.0]})
     con.register("per_query", pa.concat_tables([table, extra]))
-    rows = con.sql("FROM sqlrank.tukey_hsd('per_query', trials := 50)").fetchall()
+    rows = con.execute("FROM sqlrank.tukey_hsd('per_query', trials := 50)").fetchall()
     assert {row[3] for row in rows} == {3}
 
 

@@ -231,18 +231,18 @@ def test_macros_read_numbers_held_as_text_and_name_text_that_is_not_one():
     con.execute("CREATE TABLE run AS SELECT query_id, doc_id, CAST(score AS DOUBLE) AS score FROM run_text")
     for precision in ("double", "float32"):
         for k in ("2", "NULL"):
-            as_text, typed = (con.sql(every_measure(f"sqlrank.run_rankings('{qrels}', '{run}', "
+            as_text, typed = (con.execute(every_measure(f"sqlrank.run_rankings('{qrels}', '{run}', "
                                                     f"score_precision := '{precision}')", k=k) + " ORDER BY ALL"
                                       ).fetchall() for qrels, run in (("qrels_text", "run_text"), ("qrels", "run")))
             assert as_text == typed
     # q1 ranks b (label 0), a (2), c (1): AP = (1/2 + 2/3) / 2
-    assert dict(con.sql("SELECT * FROM sqlrank.ap('qrels_text', 'run_text')").fetchall())["q1"] == (1 / 2 + 2 / 3) / 2
+    assert dict(con.execute("SELECT * FROM sqlrank.ap('qrels_text', 'run_text')").fetchall())["q1"] == (1 / 2 + 2 / 3) / 2
     con.execute("CREATE TABLE qrels_word AS SELECT 'q1' AS query_id, 'a' AS doc_id, 'high' AS relevance")
     with pytest.raises(duckdb.ConversionException, match=r"Could not convert string 'high' to DOUBLE"):
-        con.sql("SELECT * FROM sqlrank.ndcg('qrels_word', 'run')").fetchall()
+        con.execute("SELECT * FROM sqlrank.ndcg('qrels_word', 'run')").fetchall()
     con.execute("CREATE TABLE run_word AS SELECT 'q1' AS query_id, 'a' AS doc_id, 'n/a' AS score")
     with pytest.raises(duckdb.ConversionException, match=r"Could not convert string 'n/a' to DOUBLE"):
-        con.sql("SELECT * FROM sqlrank.ndcg('qrels', 'run_word')").fetchall()
+        con.execute("SELECT * FROM sqlrank.ndcg('qrels', 'run_word')").fetchall()
 
 
 @pytest.mark.parametrize("qrels_ids, run_ids", [("INTEGER", "INTEGER"), ("INTEGER", "VARCHAR"),
@@ -256,8 +256,8 @@ def test_macros_take_integer_ids_as_their_text(qrels_ids, run_ids):
                 "r AS relevance FROM (VALUES (1, 10, 1), (1, 11, 0), (2, 10, 2), (2, 9, 1)) AS t(q, d, r)")
     con.execute(f"CREATE TABLE run AS SELECT CAST(q AS {run_ids}) AS query_id, CAST(d AS {run_ids}) AS doc_id, "
                 "s AS score FROM (VALUES (1, 10, 0.5), (1, 11, 0.9), (2, 10, 0.1), (2, 9, 0.1)) AS t(q, d, s)")
-    ndcg = dict(con.sql("SELECT * FROM sqlrank.ndcg('qrels', 'run', k := 10)").fetchall())
-    ap = dict(con.sql("SELECT * FROM sqlrank.ap('qrels', 'run')").fetchall())
+    ndcg = dict(con.execute("SELECT * FROM sqlrank.ndcg('qrels', 'run', k := 10)").fetchall())
+    ap = dict(con.execute("SELECT * FROM sqlrank.ap('qrels', 'run')").fetchall())
     # query 1: doc 11 (label 0) ranks above doc 10 (label 1)
     assert ndcg["1"] == pytest.approx(1 / math.log2(3), abs=1e-15) and ap["1"] == 0.5
     # query 2: a tie broken by doc id descending as text, '9' before '10' (as numbers 10 would come first)

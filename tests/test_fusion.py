@@ -72,12 +72,12 @@ def test_the_macro_in_duckdb_takes_a_table_with_run_ids(runs):
                                                                                           ("b", "q1", "d4", 0.5)]
     con.execute("CREATE TABLE runs (run_id VARCHAR, query_id VARCHAR, doc_id VARCHAR, score DOUBLE)")
     con.executemany("INSERT INTO runs VALUES (?, ?, ?, ?)", rows)
-    got = dict(con.sql("SELECT doc_id, score FROM sqlrank.fuse('runs', method := 'rrf', norm := 'none')").fetchall())
+    got = dict(con.execute("SELECT doc_id, score FROM sqlrank.fuse('runs', method := 'rrf', norm := 'none')").fetchall())
     assert got == pytest.approx(RRF, abs=1e-15)
-    got = dict(con.sql("SELECT doc_id, score FROM sqlrank.fuse('runs', method := 'mnz', depth := 2)").fetchall())
+    got = dict(con.execute("SELECT doc_id, score FROM sqlrank.fuse('runs', method := 'mnz', depth := 2)").fetchall())
     assert got == pytest.approx({"d2": 3.0, "d1": 1.0})
     with pytest.raises(Exception, match="unknown fusion method 'combsum'"):
-        con.sql("SELECT * FROM sqlrank.fuse('runs', method := 'combsum')").fetchall()
+        con.execute("SELECT * FROM sqlrank.fuse('runs', method := 'combsum')").fetchall()
 
 
 def test_python_door_top_k_and_one_run(runs):
@@ -153,7 +153,7 @@ def test_the_grid_in_one_statement_fuses_each_point_as_fuse_does(runs):
                            {"method": method, "points": structs}).fetchall()
         for number, point in enumerate(points, start=1):
             call = ", ".join(f"{name} := {value!r}" for name, value in point.items())
-            want = dict(con.sql(f"SELECT doc_id, score FROM sqlrank.fuse('runs', method := '{method}', {call})").fetchall())
+            want = dict(con.execute(f"SELECT doc_id, score FROM sqlrank.fuse('runs', method := '{method}', {call})").fetchall())
             got = {doc: score for point_number, doc, score in rows if point_number == number}
             assert got == pytest.approx(want, abs=1e-15) and len(got) == 4, (method, point)
             checked += 1

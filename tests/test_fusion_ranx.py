@@ -237,7 +237,7 @@ def test_probfuse_trains_and_fuses_as_ranx(distinct, n_segments):
         want = ranx.fuse(runs, norm="min-max", method="probfuse", params={"probs": want_probs}).to_dict()
     con = sql_tables(distinct, judged)
     got_probs = [[0.0] * n_segments for _ in runs]
-    for run_number, segment, probability in con.sql(
+    for run_number, segment, probability in con.execute(
             f"SELECT * FROM sqlrank.fusion_segment_probabilities('qrels', 'runs', {n_segments})").fetchall():
         got_probs[run_number - 1][segment - 1] = probability
     for got_run, want_run in zip(got_probs, want_probs):

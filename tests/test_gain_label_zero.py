@@ -47,7 +47,7 @@ def test_the_sql_macros_equal_trec_eval(trec_data, trec_eval_values):
     con.execute(f"CREATE TABLE run AS FROM sqlrank.read_trec_run('{trec_data / 'results.test'}')")
     calls = " UNION ALL ".join(f"SELECT '{name}_0=1,1=2' AS measure, * FROM sqlrank.{macro}('qrels', 'run', "
                                f"gain := '{GAINS}')" for name, macro in MEASURES.items() if name in ("ndcg", "G"))
-    rows = con.sql(calls).fetchall()
+    rows = con.execute(calls).fetchall()
     con.close()
     assert len(rows) == 6
     assert {(measure, query): value for measure, query, value in rows

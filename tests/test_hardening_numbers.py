@@ -54,7 +54,7 @@ def test_a_run_id_column_is_recognised_in_any_case(tmp_path, con, spelling):
     # the DuckDB shell's macros read a user's own table: its run_id column in any case too
     con.register("runs_table", frame.rename(columns={"QID": "query_id", "DocNo": "doc_id", "Score": "score"}))
     sqlrank.load_qrels(con, qrels)
-    rows = con.sql("SELECT * FROM sqlrank.rr('qrels', 'runs_table')").fetchall()
+    rows = con.execute("SELECT * FROM sqlrank.rr('qrels', 'runs_table')").fetchall()
     assert sorted(rows) == [("s1", "q1", 1.0), ("s2", "q1", 0.5)]
 
 
@@ -177,7 +177,7 @@ def test_gains_that_overflow_are_refused_naming_the_query_and_label(tmp_path, co
     with pytest.raises(InputError, match="add up to more than the largest number"):
         sqlrank.load_qrels(con, big)
     with pytest.raises(Exception, match=r"gain=exp of the label 2000(\.0)? is beyond"):
-        con.sql("SELECT sqlrank.gain(2000, kind := 'exp')").fetchall()
+        con.execute("SELECT sqlrank.gain(2000, kind := 'exp')").fetchall()
 
 
 def test_json_output_never_writes_infinity_or_nan(tmp_path):
@@ -208,7 +208,7 @@ def test_a_user_view_name_cannot_replace_an_internal_one(tmp_path, con):
             sqlrank.load_qrels(con, other, name)
         assert str(caught.value) == expected.replace("sqlrank_qrels_qrels_source", name)
     # the view still reads the first file: AP (1 + 2/3) / 2 and 1/2
-    mean = con.sql("SELECT avg(value) FROM sqlrank.ap('qrels', 'run')").fetchall()[0][0]
+    mean = con.execute("SELECT avg(value) FROM sqlrank.ap('qrels', 'run')").fetchall()[0][0]
     assert mean == pytest.approx(((1 + 2 / 3) / 2 + 1 / 2) / 2)
 
 
@@ -272,9 +272,9 @@ def test_load_run_keeps_the_rows_it_checked(tmp_path, con):
     os.replace(_parquet(tmp_path / "new.parquet", UNCHECKED_RUN), run)
     frame.loc[0, "score"] = math.nan  # the DataFrame changed in place after it was checked
     for view in ("from_file", "from_frame"):
-        rr = con.sql(f"SELECT query_id, value FROM sqlrank.rr('qrels', '{view}') ORDER BY query_id").fetchall()
+        rr = con.execute(f"SELECT query_id, value FROM sqlrank.rr('qrels', '{view}') ORDER BY query_id").fetchall()
         assert rr == [("q1", 1.0), ("q2", 0.5)], view
-        assert con.sql(f"SELECT count(*) FROM {view}").fetchall() == [(5,)]
+        assert con.execute(f"SELECT count(*) FROM {view}").fetchall() == [(5,)]
     nested = invoke("query", "SELECT ['inf'::DOUBLE] AS values", "-f", "jsonl")
     assert nested.exit_code == 1 and "Infinity" not in nested.stdout
     assert nested.stderr.startswith("sqlrank: error: cannot write the result as jsonl: a list or struct holds inf")

@@ -87,6 +87,6 @@ def test_a_measure_s_own_interpolation_wins_and_a_wrong_one_is_refused(con):
     sqlrank.load_qrels(con, qrels, name="qrels")
     sqlrank.load_run(con, run, name="run")
     with pytest.raises(duckdb.Error, match=r"unknown interpolation 'trec_eval8' \(expected one of: trec_eval10, trec_eval9\)"):
-        con.sql("FROM sqlrank.avg_iprec('qrels', 'run', interpolation := 'trec_eval8')").fetchall()
+        con.execute("FROM sqlrank.avg_iprec('qrels', 'run', interpolation := 'trec_eval8')").fetchall()
     refused = invoke("eval", "--interpolation", "trec_eval8", "-", "-")
     assert refused.exit_code == 2 and "'trec_eval8' is not one of 'trec_eval10', 'trec_eval9'" in refused.stderr

@@ -28,7 +28,7 @@ def test_a_lone_cr_ends_a_line_in_both_doors(tmp_path, con, crlf):
     (tmp_path / "run.trec").write_bytes(mixed(RUN, crlf))
     means = sqlrank.evaluate(tmp_path / "qrels.txt", {"r": tmp_path / "run.trec"}, ["AP", "NumRet"]).means["r"]
     assert means == {"AP": pytest.approx(2 / 3), "NumRet": 4}
-    shell = con.sql(f"FROM sqlrank.ap('{tmp_path}/qrels.txt', '{tmp_path}/run.trec') ORDER BY query_id").fetchall()
+    shell = con.execute(f"FROM sqlrank.ap('{tmp_path}/qrels.txt', '{tmp_path}/run.trec') ORDER BY query_id").fetchall()
     assert shell == [("q1", pytest.approx(1 / 3)), ("q2", 1.0)]
 
 

@@ -187,7 +187,7 @@ def test_the_sql_macros_read_the_same_shapes_once_loaded():
         sqlrank.load_qrels(con, TRUTH)
         sqlrank.load_run(con, RECS, name="run")
     assert [str(warning.message) for warning in caught] == [UNLABELLED]
-    rows = con.sql("SELECT query_id, value FROM sqlrank.ndcg('qrels', 'run', k := 10) ORDER BY query_id").fetchall()
+    rows = con.execute("SELECT query_id, value FROM sqlrank.ndcg('qrels', 'run', k := 10) ORDER BY query_id").fetchall()
     assert rows == [("1", pytest.approx(USER_1, abs=1e-15)), ("2", pytest.approx(USER_2, abs=1e-15)), ("3", 0.0)]
 
 

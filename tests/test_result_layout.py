@@ -90,7 +90,7 @@ def test_the_mean_adds_in_query_order_when_duckdb_splits_the_work():
                 f"FROM range({queries}) AS t(i)")
     con.execute(f"CREATE TABLE judged AS SELECT 'r' AS run_id, 'q' || i AS query_id, 'd' AS doc_id, 1.0 AS relevance, "
                 f"CAST(1 + (i * 7919) % 97 AS BIGINT) AS rank, 100 AS num_ret FROM range({queries}) AS t(i)")
-    rows = con.sql(engine.measures_sql(parse_all(["RR"]), judged="judged", qrels="qrels")).fetchall()
+    rows = con.execute(engine.measures_sql(parse_all(["RR"]), judged="judged", qrels="qrels")).fetchall()
     assert [q for _, q, _, _ in rows[:-1]] == sorted(f"q{i}" for i in range(queries))
     per_query = [value for _, _, _, value in rows[:-1]]
     assert rows[-1][:3] == ("r", "all", "RR")

@@ -174,8 +174,8 @@ def test_rel_null_is_refused_not_scored_zero():
     con.execute("CREATE TABLE qrels AS SELECT 'q1' AS query_id, 'a' AS doc_id, 1 AS relevance")
     con.execute("CREATE TABLE run AS SELECT 'q1' AS query_id, 'a' AS doc_id, 1.0 AS score")
     with pytest.raises(duckdb.InvalidInputException, match="sqlrank: sqlrank.ap: rel must be a number, got 'NULL'"):
-        con.sql("SELECT * FROM sqlrank.ap('qrels', 'run', rel := NULL)").fetchall()
-    assert con.sql("SELECT value FROM sqlrank.ap('qrels', 'run', rel := 1)").fetchall() == [(1.0,)]
+        con.execute("SELECT * FROM sqlrank.ap('qrels', 'run', rel := NULL)").fetchall()
+    assert con.execute("SELECT value FROM sqlrank.ap('qrels', 'run', rel := 1)").fetchall() == [(1.0,)]
 
 
 def _number_parameters(definition) -> list[str]:
@@ -211,5 +211,5 @@ def test_every_number_parameter_of_the_registry_is_checked_in_the_shell():
         value = "[CAST('inf' AS DOUBLE)]" if listed else "CAST('inf' AS DOUBLE)"
         expected = "must be a list of finite numbers" if listed else "must be a finite number"
         with pytest.raises(duckdb.InvalidInputException, match=rf"sqlrank: sqlrank.{macro}: {name} {expected}"):
-            con.sql(f"SELECT * FROM sqlrank.{macro}('{judgments}', 'run', {name} := {value})").fetchall()
+            con.execute(f"SELECT * FROM sqlrank.{macro}('{judgments}', 'run', {name} := {value})").fetchall()
     assert {name for name, _ in callers} == {name for name, parameter in PARAMETERS.items() if not parameter.choices}

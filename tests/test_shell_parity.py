@@ -34,7 +34,7 @@ def con():
 def shell_error(con, sql: str) -> str:
     """The shell's message, without DuckDB's `Invalid Input Error: sqlrank: ` before it."""
     with pytest.raises(duckdb.Error) as caught:
-        con.sql(sql).fetchall()
+        con.execute(sql).fetchall()
     line = str(caught.value).splitlines()[0]
     assert line.startswith("Invalid Input Error: sqlrank: "), line
     return line.removeprefix("Invalid Input Error: sqlrank: ")
@@ -58,7 +58,7 @@ def test_a_gain_map_is_refused_by_both_doors_in_the_same_words(con, gains, words
 
 def test_a_good_gain_map_gives_the_same_number_in_both_doors(con):
     python = sqlrank.evaluate(QRELS, RUN, ["nDCG(gains={1:3,2:9})"]).means["r"]["nDCG(gains={1:3,2:9})"]
-    shell = con.sql("FROM sqlrank.ndcg('qrels', 'run', gain := '{1:3,2:9}')").fetchall()
+    shell = con.execute("FROM sqlrank.ndcg('qrels', 'run', gain := '{1:3,2:9}')").fetchall()
     assert python == shell[0][1] == 1.0
 
 
@@ -110,7 +110,7 @@ def test_empty_qrels_and_a_disjoint_run_are_refused_by_both_doors(con):
     with pytest.raises(sqlrank.EvaluationError) as python:
         sqlrank.evaluate(QRELS, {"stranger": {"x1": {"d1": 1.0}}}, ["AP"])
     assert str(python.value) == f"run 'stranger': {shared}pass allow_disjoint=True (CLI: --allow-disjoint) to evaluate it anyway"
-    assert con.sql("FROM sqlrank.ap('qrels', 'stranger', validate := false)").fetchall() == [("q1", 0.0)]
+    assert con.execute("FROM sqlrank.ap('qrels', 'stranger', validate := false)").fetchall() == [("q1", 0.0)]
 
 
 def test_an_empty_run_scores_every_qrels_query_as_missing_says_in_both_doors(con):
@@ -120,9 +120,9 @@ def test_an_empty_run_scores_every_qrels_query_as_missing_says_in_both_doors(con
     python = sqlrank.evaluate(QRELS, con.sql("FROM nothing").to_arrow_table(), ["AP", "nDCG@10"])
     assert [(row["query_id"], row["value"]) for row in python.per_query.to_pylist()] == [("q1", 0.0), ("q1", 0.0)]
     for macro in ("ap('qrels', 'nothing')", "ndcg('qrels', 'nothing', k := 10)", "ap('qrels', 'nothing', ties := 'average')"):
-        assert con.sql(f"FROM sqlrank.{macro}").fetchall() == [("q1", 0.0)], macro
-    assert con.sql("FROM sqlrank.ap('qrels', 'nothing', missing := 'skip')").fetchall() == []
-    assert con.sql("FROM sqlrank.ap('qrels', 'run')").fetchall() == [("q1", 1.0)]
+        assert con.execute(f"FROM sqlrank.{macro}").fetchall() == [("q1", 0.0)], macro
+    assert con.execute("FROM sqlrank.ap('qrels', 'nothing', missing := 'skip')").fetchall() == []
+    assert con.execute("FROM sqlrank.ap('qrels', 'run')").fetchall() == [("q1", 1.0)]
 
 
 def test_trec_s_own_file_names_are_read_as_trec_by_both_doors(con, tmp_path, monkeypatch):
@@ -130,5 +130,5 @@ def test_trec_s_own_file_names_are_read_as_trec_by_both_doors(con, tmp_path, mon
     (tmp_path / "qrels.robust03").write_text("q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 1\n")
     (tmp_path / "input.uic0301").write_text("q1 Q0 d1 1 3.0 r\nq1 Q0 d2 2 2.0 r\nq1 Q0 d3 3 1.0 r\n")
     python = sqlrank.evaluate("qrels.robust03", "input.uic0301", ["AP"]).means["input.uic0301"]["AP"]
-    shell = con.sql("FROM sqlrank.ap('qrels.robust03', 'input.uic0301')").fetchall()
+    shell = con.execute("FROM sqlrank.ap('qrels.robust03', 'input.uic0301')").fetchall()
     assert python == shell[0][1] == pytest.approx((1 / 1 + 2 / 3) / 2)

@@ -13,6 +13,7 @@ import json
 from .. import engine, sqlgen
 from ..errors import ResourceError, SqlrankError
 from ..lists import ListMeasure, list_weights_sql
+from ..macros import evaluation_connection
 from ..readers import QRELS_TABLE
 from ..result import Report, RunReport
 from .readers import LABEL_CUT, ORDER
@@ -71,9 +72,8 @@ def _evaluate_bucket(run, qrels, options: dict):
     # the placeholder query makes no bucket disjoint: that check, as the unjudged-run warning, is the driver's
     # over the whole job (checks.whole_job_checks), from what each bucket says of its part (_coverage)
     settings["allow_disjoint"] = True
-    # without the shell's table macros, which evaluate() never calls and every bucket would install (docs/performance.md)
-    with sqlrank.connect(threads=options["threads"], memory_limit=options["memory_limit"],
-                         temp_directory=options["temp_directory"], table_macros=False) as con:
+    # the worker process's database, kept for its next bucket (Spark reuses Python workers), as evaluate() uses it
+    with evaluation_connection(options["threads"], options["memory_limit"], options["temp_directory"]) as con:
         try:
             result = sqlrank.evaluate(qrels, runs, options["measures"], connection=con, train=options.get("train"),
                                       features=options.get("features"), **settings)

@@ -88,7 +88,7 @@ def sqlrank_values(measure: str, truth, run, train=None, items=None, features=No
         con.execute(f"CREATE OR REPLACE TABLE features AS {item_features.features_sql(con, features)}")
         named["features"] = "features"
     call = sqlgen.call(f"sqlrank.{parsed.definition.macro}", "'qrels'", "'run'", **named)
-    shell = dict(con.sql(f"SELECT query_id, value FROM {call}").fetchall())
+    shell = dict(con.execute(f"SELECT query_id, value FROM {call}").fetchall())
     assert shell == python
     return python
 

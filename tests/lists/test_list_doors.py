@@ -100,9 +100,9 @@ def test_the_features_through_the_command_line_a_parquet_file_and_the_shell(tmp_
     sqlrank.load_run(con, run, "run")
     with pytest.raises(Exception, match=r"Diversity with similarity := 'features' reads the items' features: "
                                         r"give features := "):
-        con.sql("FROM sqlrank.diversity('qrels', 'run', train := NULL, similarity := 'features')").fetchall()
+        con.execute("FROM sqlrank.diversity('qrels', 'run', train := NULL, similarity := 'features')").fetchall()
     with pytest.raises(Exception, match=r"Serendipity with similarity := 'cooccurrence' reads the training"):
-        con.sql("FROM sqlrank.serendipity('qrels', 'run', train := NULL)").fetchall()
+        con.execute("FROM sqlrank.serendipity('qrels', 'run', train := NULL)").fetchall()
 
 
 def test_features_of_no_known_shape_are_refused_with_what_to_give():

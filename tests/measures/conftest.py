@@ -33,7 +33,7 @@ def score(measure: str, qrels: dict, run: dict, **options) -> dict[str, float]:
     sqlrank.load_qrels(con, qrels, "qrels")
     sqlrank.load_run(con, run, "run")
     call = sqlgen.call(f"sqlrank.{definition.macro}", "'qrels'", "'run'", **named, **options)
-    shell = dict(con.sql(f"SELECT query_id, value FROM {call}").fetchall())
+    shell = dict(con.execute(f"SELECT query_id, value FROM {call}").fetchall())
     assert shell == python
     return python
 

@@ -29,7 +29,7 @@ def test_max_rel_is_1_binary_gains_by_default_and_the_scale_is_checked():
     assert str(python.value) == message
     with sqlrank.connect(table_macros=False) as con:  # the check the shell's sqlrank.inst(...) makes says the same
         with pytest.raises(duckdb.Error) as shell:
-            con.sql("SELECT sqlrank.cwl_scale_ok(2, 1.5, 'INST')").fetchall()
+            con.execute("SELECT sqlrank.cwl_scale_ok(2, 1.5, 'INST')").fetchall()
     assert f"sqlrank: {message}" in str(shell.value)
 
 
