@@ -242,8 +242,11 @@ def shell_sql() -> str:
                  "FROM query_table(train)") if "train" in definition.inputs else \
             "SELECT CAST(NULL AS VARCHAR) AS query_id, CAST(NULL AS VARCHAR) AS doc_id WHERE false"
         if similarities:  # train := NULL with similarity := 'features' reads no training table
+            source = "coalesce(train, 'sqlrank_no_train')"
+            if "train" not in definition.inputs:  # nor does the default: by features only the similarity reads it
+                source = f"CASE WHEN similarity = 'features' THEN 'sqlrank_no_train' ELSE {source} END"
             train = ("SELECT CAST(query_id AS VARCHAR) AS query_id, CAST(doc_id AS VARCHAR) AS doc_id "
-                     "FROM query_table(coalesce(train, 'sqlrank_no_train'))")
+                     f"FROM query_table({source})")
         if "items" in definition.inputs:  # the items table's item column, else the training items
             catalogue = ("SELECT DISTINCT CAST(COLUMNS('^(doc_id|item_id)$') AS VARCHAR) AS doc_id "
                          "FROM query_table(coalesce(items, train))")

@@ -74,6 +74,9 @@ def sqlrank_values(measure: str, truth, run, train=None, items=None, features=No
     python = {row["query_id"]: row["value"] for row in result.to_arrow().to_pylist()}
     parsed = parse_list_measure(measure)
     con = _shell()
+    for name in ("train", "items"):  # a table an earlier call left must not stand in for an input this one has not
+        con.unregister(name)
+    con.execute("DROP TABLE IF EXISTS features")
     with warnings.catch_warnings():  # the notice that a truth without labels takes every item as relevant
         warnings.simplefilter("ignore", sqlrank.SqlrankNotice)
         sqlrank.load_qrels(con, truth, "qrels")

@@ -13,7 +13,7 @@ import sqlrank
 sys.path.insert(0, str(Path(__file__).parent.parent))  # the suite's helpers
 from cli_runner import invoke  # noqa: E402
 
-from list_cases import FIXTURE, fixture_inputs  # noqa: E402
+from list_cases import FIXTURE, fixture_features, fixture_inputs  # noqa: E402
 
 
 def test_the_command_line_takes_train_and_items(tmp_path):
@@ -76,7 +76,7 @@ def test_the_features_through_the_command_line_a_parquet_file_and_the_shell(tmp_
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from list_cases import _shell, fixture_features
+    from list_cases import _shell
 
     truth, run, train, _ = fixture_inputs()
     for name, table in (("truth", truth), ("recs", run), ("train", train)):
@@ -103,6 +103,28 @@ def test_the_features_through_the_command_line_a_parquet_file_and_the_shell(tmp_
         con.execute("FROM sqlrank.diversity('qrels', 'run', train := NULL, similarity := 'features')").fetchall()
     with pytest.raises(Exception, match=r"Serendipity with similarity := 'cooccurrence' reads the training"):
         con.execute("FROM sqlrank.serendipity('qrels', 'run', train := NULL)").fetchall()
+
+
+def test_the_shell_measures_similarity_by_features_without_a_training_table():
+    """Diversity and ILS by features read no training interactions, in the shell as in Python: a connection without a
+    `train` table gives Python's values (Serendipity reads the users' histories either way)."""
+    import pyarrow as pa
+
+    con = sqlrank.connect()  # its own, so that no earlier test's train table is there
+    truth, run, _, _ = fixture_inputs()
+    sqlrank.load_qrels(con, truth, "qrels")
+    sqlrank.load_run(con, run, "run")
+    features = fixture_features()
+    con.execute("CREATE TABLE features AS SELECT * FROM (VALUES " + ", ".join(
+        f"('{item}', 'f{place}', {weight})" for item, vector in features.items()
+        for place, weight in enumerate(vector) if weight) + ") AS f(item_id, feature, weight)")
+    for measure, macro in (("Diversity(similarity=features)", "diversity"), ("ILS(similarity=features)",
+                                                                            "intra_list_similarity")):
+        python = {row["query_id"]: row["value"] for row in
+                  sqlrank.evaluate(truth, run, [measure], features=features).to_arrow().to_pylist()}
+        shell = dict(con.execute(f"SELECT query_id, value FROM sqlrank.{macro}('qrels', 'run', "
+                                 "similarity := 'features', features := 'features')").fetchall())
+        assert shell == python and python["all"] == pytest.approx(0.5, abs=1e-12), measure
 
 
 def test_features_of_no_known_shape_are_refused_with_what_to_give():
