@@ -16,7 +16,7 @@ import duckdb
 from . import sqlgen
 from .checks import resolve_duplicates
 from .errors import EvaluationError, SqlrankError, first_line, out_of_memory
-from .macros import library_connection
+from .macros import install_parts, library_connection
 from .readers import load, named_runs
 from .registry import MAPFUSE_MEASURE
 
@@ -39,6 +39,13 @@ RUNS_TABLE = "sqlrank_fusion_runs"
 GRID_IN_ONE_STATEMENT = ("gmnz", "logn_isr", "rrf", "rbc", "wsum", "wmnz", "mixed")
 
 
+def _connection():
+    """A connection to this process's database with the fusion macros (sql/70_fusion.sql), installed on first use."""
+    con = library_connection()
+    install_parts(con, ["fusion"])
+    return con
+
+
 def fuse(runs, method: str = "wsum", norm: str | None = "min-max", *, weights=None, k: float = 60, phi=None,
          gamma=None, sigma: float = 0.01, top_k: int | None = None, depth: int | None = None,
          probs=None, map_scores=None, log_odds=None, w: int | None = None, duplicates: str = "error") -> pa.Table:
@@ -53,7 +60,7 @@ def fuse(runs, method: str = "wsum", norm: str | None = "min-max", *, weights=No
         trained on qrels by optimize_fusion(qrels, runs, method=...), one list per run, as ranx names them.
     The table's to_pandas() gives a DataFrame, polars.from_arrow() a polars one; evaluate() takes it as a run.
     """
-    with library_connection() as con:
+    with _connection() as con:
         names = _load_runs(con, runs, duplicates)
         if method == "mapfuse" and map_scores is not None:
             weights = map_scores  # the SQL reads mapfuse's per-run MAP as its weights
@@ -88,7 +95,7 @@ def optimize_fusion(qrels, runs, measure: str | None = None, method: str = "wsum
         return _train(qrels, runs, measure, method, norm, top_k, duplicates, evaluate_options)
     if measure is None:
         raise EvaluationError(f"optimize_fusion needs the measure to maximize for {method}, e.g. measure='nDCG@10'")
-    with library_connection() as con:
+    with _connection() as con:
         names = _load_runs(con, runs, duplicates)
         points = _grid(method, len(names), step)
         if method == "probfuse":  # each point trains its probabilities first (ranx's optimize_probfuse)
@@ -187,7 +194,7 @@ def _train(qrels, runs, measure, method, norm, top_k, duplicates, evaluate_optio
 
     norm = "none" if norm is None else norm
     _check_choice("fusion norm", norm, NORMS)
-    with library_connection() as con:
+    with _connection() as con:
         names = _load_runs(con, runs, duplicates)
         if method in TRAINING_MACROS:
             trained = _trained_lists(con, _load_qrels(con, qrels, duplicates), method, norm, top_k, len(names))

@@ -45,6 +45,26 @@ def sql_dir() -> Path:
     raise FileNotFoundError("sqlrank: the SQL macro files are missing from the installation")
 
 
+# Shared files only some evaluations call, by the group an evaluation asks for: a database made without the measure
+# files (connect(table_macros=False), the process's) installs a group when an evaluation first needs it (install_parts),
+# which halves that database's install (docs/performance.md, "Everyday sizes, round five"). A folder name takes its files.
+PARTS_ON_DEMAND = {
+    "subtopics": ("23_subtopics.sql",),
+    "judges": ("23_subtopics.sql", "24_judges.sql"),  # a file of two groups is installed once
+    "preferences": ("23_subtopics.sql", "24_prefs.sql", "25_prefs_parts.sql"),
+    "lists": ("45_lists.sql", "lists"),
+    "comparison": ("60_paired_differences.sql", "61_randomization.sql", "62_bootstrap.sql", "63_tukey_hsd.sql"),
+    "fusion": ("70_fusion.sql",),
+}
+
+
+def part_files(group: str) -> list[Path]:
+    """The files of one group of PARTS_ON_DEMAND, in load order."""
+    folder = sql_dir()
+    return [path for name in PARTS_ON_DEMAND[group]
+            for path in (sorted((folder / name).glob("*.sql")) if (folder / name).is_dir() else [folder / name])]
+
+
 def sql_files() -> list[Path]:
     """The library's files in load order, without the registry's part (which comes before the files from 50_ on)."""
     folder = sql_dir()
@@ -60,13 +80,15 @@ def sql_script(table_macros: bool = True, measure_macros: bool = True) -> str:
 
     table_macros=False leaves out the shell's table macro of each measure (registry_sql), which
     evaluate() never calls and which take half the time of installing the library.
-    measure_macros=False leaves out the measure files too (and so the table macros, which call them):
-    evaluate() installs the ones it asks for (install_measures).
+    measure_macros=False leaves out the measure files too (and so the table macros, which call them) and the
+    shared files of PARTS_ON_DEMAND: evaluate() installs the ones it asks for (install_measures, install_parts).
     """
     def part(title: str, text: str) -> str:
         return f"-- ===== {title} =====\n{text.strip()}\n"
 
-    files = [path for path in sql_files() if measure_macros or path.parent.name != "measures"]
+    on_demand = set() if measure_macros else {path for group in PARTS_ON_DEMAND for path in part_files(group)}
+    files = [path for path in sql_files()
+             if measure_macros or (path.parent.name != "measures" and path not in on_demand)]
     table_macros = table_macros and measure_macros
     results = [path for path in files if path.parent == sql_dir() and path.name >= "50"]
     parts = [part(path.relative_to(sql_dir()).as_posix(), path.read_text(encoding="utf-8"))
@@ -392,6 +414,7 @@ class _MeasureMacros:
 
     def __init__(self) -> None:
         self.installed: set[str] = set()
+        self.parts: set[Path] = set()  # the files of PARTS_ON_DEMAND installed so far
         self.lock = threading.Lock()
 
 
@@ -411,10 +434,26 @@ def install_measures(con: duckdb.DuckDBPyConnection, names) -> None:
     held = _MEASURES_ON_DEMAND.get(con)
     if held is None:  # the whole library is there
         return
+    by_macro = {definition.macro: definition for definition in REGISTRY.values()}
+    install_parts(con, {need for name in names for need in by_macro[name].needs if need in PARTS_ON_DEMAND})
     with held.lock:  # the connections of one database, in threads, install each file once
         for name in sorted(set(names) - held.installed):
             con.execute(measure_file_sql(name))
             held.installed.add(name)
+
+
+def install_parts(con: duckdb.DuckDBPyConnection, groups) -> None:
+    """The groups of shared files `groups` (PARTS_ON_DEMAND's keys) installed into con's database, each once; nothing
+    to do where the whole library is."""
+    held = _MEASURES_ON_DEMAND.get(con)
+    if held is None:
+        return
+    wanted = [path for group in PARTS_ON_DEMAND if group in set(groups) for path in part_files(group)]
+    with held.lock:
+        for path in dict.fromkeys(wanted):
+            if path not in held.parts:
+                con.execute(path.read_text(encoding="utf-8"))
+                held.parts.add(path)
 
 
 def measure_file_sql(name: str) -> str:

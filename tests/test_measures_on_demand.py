@@ -54,7 +54,9 @@ def test_every_measure_file_installs_alone_on_the_library_without_them():
         con.execute("BEGIN TRANSACTION")
         macros.install_measures(con, [definition.macro])  # DuckDB binds a macro's calls as it creates it
         con.execute("ROLLBACK")
-        macros._MEASURES_ON_DEMAND[con].installed.clear()  # rolled back: the next file finds none of them
+        held = macros._MEASURES_ON_DEMAND[con]  # rolled back: the next file finds none of them, nor their parts
+        held.installed.clear()
+        held.parts.clear()
     assert measure_macros(con) == set()
 
 
@@ -79,3 +81,25 @@ def test_calls_in_threads_each_install_what_they_ask_for_once(monkeypatch):
     assert {number: results.get(number) for number in range(len(asked))} == \
         {number: {name: expected[name] for name in names} for number, names in enumerate(asked)}
     assert sorted(files_read) == ["ap", "ndcg", "p"]  # once each
+
+
+def test_the_shared_files_only_some_evaluations_call_come_alone_when_asked():
+    """macros.PARTS_ON_DEMAND: a database for evaluations holds none of them (half its install time), each group
+    installs by itself into a fresh one (its files call only the library and the files listed before them), and a
+    file of two groups is installed once."""
+    one_macro = {"subtopics": "subtopic_rankings", "judges": "judge_split_rankings", "preferences": "prefs_rankings",
+                 "lists": "list_weights", "comparison": "randomization", "fusion": "fuse"}
+    assert set(one_macro) == set(macros.PARTS_ON_DEMAND)
+
+    def has(con, name: str) -> bool:
+        return con.execute("SELECT count(*) FROM duckdb_functions() WHERE schema_name = 'sqlrank' AND "
+                           "function_name = ?", [name]).fetchone()[0] > 0
+
+    for group, name in one_macro.items():
+        con = sqlrank.connect(table_macros=False)
+        assert not any(has(con, other) for other in one_macro.values()), group
+        macros.install_parts(con, [group])
+        assert has(con, name), group
+        macros.install_parts(con, list(macros.PARTS_ON_DEMAND))  # the rest, the shared file not again
+        assert all(has(con, other) for other in one_macro.values()), group
+    assert all(has(sqlrank.connect(), name) for name in one_macro.values())  # the whole library: all of them

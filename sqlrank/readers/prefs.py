@@ -17,6 +17,7 @@ import duckdb
 
 from .. import sqlgen
 from ..errors import InputError
+from ..macros import install_parts
 
 PREFS_TABLE = "sqlrank_prefs"
 QRELS_OF_PREFS = "sqlrank_qrels_of_prefs"
@@ -137,6 +138,7 @@ def _check(con, label: str, from_qrels: bool) -> None:
     con.execute(sqlgen.create_temp_table(
         table + "_partial", f"SELECT * FROM {table} WHERE (query_id, jg) IN (SELECT (query_id, jg) FROM {table} "
                             "GROUP BY query_id, jg HAVING count(DISTINCT jsg) > 1)"))
+    install_parts(con, ["preferences"])
     cycle = con.execute(f"SELECT query_id, jg, better FROM sqlrank.preference_pairs({sqlgen.literal(table + '_partial')}) "
                         "WHERE better = worse ORDER BY ALL LIMIT 1").fetchall()
     if cycle:
