@@ -182,10 +182,10 @@ def make_lists(con, run_tables: list[tuple[str | None, str]], rankings: str, mea
     """sqlrank_list_users, the users each run is evaluated on (from `rankings`, the policies applied),
     sqlrank_lists, each run's ranked items within the largest cutoff asked (the whole list if one has none), and
     sqlrank_relevant, the items the truth judges relevant to each user (Serendipity)."""
-    from .macros import install_parts
+    from .macros import install_parts  # macros imports this module (shell_sql)
+    from .readers import QRELS_TABLE
 
     install_parts(con, ["lists"])
-    from .readers import QRELS_TABLE
 
     con.execute(sqlgen.create_temp_table(USERS_TABLE, f"SELECT DISTINCT run_id, query_id FROM {rankings}"))
     con.execute(sqlgen.create_temp_table(RELEVANT_TABLE, RELEVANT_SQL.format(qrels=sqlgen.identifier(QRELS_TABLE))))

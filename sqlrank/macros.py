@@ -448,7 +448,8 @@ def install_parts(con: duckdb.DuckDBPyConnection, groups) -> None:
     held = _MEASURES_ON_DEMAND.get(con)
     if held is None:
         return
-    wanted = [path for group in PARTS_ON_DEMAND if group in set(groups) for path in part_files(group)]
+    asked = set(groups)
+    wanted = [path for group in PARTS_ON_DEMAND if group in asked for path in part_files(group)]
     with held.lock:
         for path in dict.fromkeys(wanted):
             if path not in held.parts:

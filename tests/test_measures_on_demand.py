@@ -85,8 +85,7 @@ def test_calls_in_threads_each_install_what_they_ask_for_once(monkeypatch):
 
 def test_the_shared_files_only_some_evaluations_call_come_alone_when_asked():
     """macros.PARTS_ON_DEMAND: a database for evaluations holds none of them (half its install time), each group
-    installs by itself into a fresh one (its files call only the library and the files listed before them), and a
-    file of two groups is installed once."""
+    installs by itself into a fresh one (its files call only the library and the files listed before them)."""
     one_macro = {"subtopics": "subtopic_rankings", "judges": "judge_split_rankings", "preferences": "prefs_rankings",
                  "lists": "list_weights", "comparison": "randomization", "fusion": "fuse"}
     assert set(one_macro) == set(macros.PARTS_ON_DEMAND)
@@ -100,6 +99,6 @@ def test_the_shared_files_only_some_evaluations_call_come_alone_when_asked():
         assert not any(has(con, other) for other in one_macro.values()), group
         macros.install_parts(con, [group])
         assert has(con, name), group
-        macros.install_parts(con, list(macros.PARTS_ON_DEMAND))  # the rest, the shared file not again
+        macros.install_parts(con, list(macros.PARTS_ON_DEMAND))  # then the rest beside it
         assert all(has(con, other) for other in one_macro.values()), group
     assert all(has(sqlrank.connect(), name) for name in one_macro.values())  # the whole library: all of them

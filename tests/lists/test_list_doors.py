@@ -108,8 +108,6 @@ def test_the_features_through_the_command_line_a_parquet_file_and_the_shell(tmp_
 def test_the_shell_measures_similarity_by_features_without_a_training_table():
     """Diversity and ILS by features read no training interactions, in the shell as in Python: a connection without a
     `train` table gives Python's values (Serendipity reads the users' histories either way)."""
-    import pyarrow as pa
-
     con = sqlrank.connect()  # its own, so that no earlier test's train table is there
     truth, run, _, _ = fixture_inputs()
     sqlrank.load_qrels(con, truth, "qrels")
