@@ -90,15 +90,16 @@ def test_the_shared_files_only_some_evaluations_call_come_alone_when_asked():
                  "lists": "list_weights", "comparison": "randomization", "fusion": "fuse"}
     assert set(one_macro) == set(macros.PARTS_ON_DEMAND)
 
-    def has(con, name: str) -> bool:
-        return con.execute("SELECT count(*) FROM duckdb_functions() WHERE schema_name = 'sqlrank' AND "
-                           "function_name = ?", [name]).fetchone()[0] > 0
+    def held(con) -> set[str]:
+        names = {name for (name,) in con.execute("SELECT function_name FROM duckdb_functions() WHERE schema_name = "
+                                                 "'sqlrank'").fetchall()}
+        return {group for group, name in one_macro.items() if name in names}
 
-    for group, name in one_macro.items():
+    for group in one_macro:
         con = sqlrank.connect(table_macros=False)
-        assert not any(has(con, other) for other in one_macro.values()), group
+        assert held(con) == set(), group
         macros.install_parts(con, [group])
-        assert has(con, name), group
-        macros.install_parts(con, list(macros.PARTS_ON_DEMAND))  # then the rest beside it
-        assert all(has(con, other) for other in one_macro.values()), group
-    assert all(has(sqlrank.connect(), name) for name in one_macro.values())  # the whole library: all of them
+        assert group in held(con), group
+    macros.install_parts(con, list(macros.PARTS_ON_DEMAND))  # then the rest beside the last one
+    assert held(con) == set(one_macro)
+    assert held(sqlrank.connect()) == set(one_macro)  # the whole library has all of them
