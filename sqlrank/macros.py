@@ -376,8 +376,10 @@ def connect(
     an extension a statement needs (httpfs for an https:// table name); sqlrank itself needs none.
     table_macros: False leaves out the DuckDB shell's table macro of each measure
     (`sqlrank.ndcg(qrels, run, k := 10)`), half the library's install time: a connection made to be
-    passed to evaluate() needs none of them. Its measure macros (`sqlrank.measure_ndcg`, ...) are
-    installed as evaluate() asks for them, each once (install_measures).
+    passed to evaluate() needs none of them. Its measure macros (`sqlrank.measure_ndcg`, ...) and the shared
+    files only some evaluations call (PARTS_ON_DEMAND: fusion, the comparison's tests, the list, diversity,
+    multi-judge and preference parts) are installed as evaluate() asks for them, each once (install_measures,
+    install_parts): for SQL of your own over the library, take connect() with the default.
     """
     config: dict[str, str] = {}
     if threads is not None:
