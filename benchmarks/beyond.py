@@ -112,6 +112,13 @@ def run_sqlrank(folder: Path, repeat: int) -> dict:
             "shared_values": shared}
 
 
+def timed_each(contender: str, evaluate, top: int, skip: tuple[str, ...], repeat: int) -> dict:
+    """Each similarity measure timed in calls of its own (timed), with its value."""
+    found = {name: timed(lambda: evaluate(name), repeat) for name in similar(top, skip)}
+    return {"contender": contender, "top": top, "similarity_seconds": {name: found[name][0] for name in found},
+            "values": {name: found[name][1] for name in found}}
+
+
 def run_sqlrank_similarity(folder: Path, repeat: int, top: int, skip: tuple[str, ...]) -> dict:
     import sqlrank
 
@@ -120,9 +127,7 @@ def run_sqlrank_similarity(folder: Path, repeat: int, top: int, skip: tuple[str,
                                 train=str(folder / "history.parquet"),
                                 features=str(folder / "features.parquet")).summary[name]
 
-    found = {name: timed(lambda: evaluate(name), repeat) for name in similar(top, skip)}
-    return {"contender": "sqlrank", "top": top, "similarity_seconds": {name: found[name][0] for name in found},
-            "values": {name: found[name][1] for name in found}}
+    return timed_each("sqlrank", evaluate, top, skip, repeat)
 
 
 def run_recommenders_similarity(folder: Path, repeat: int, top: int, skip: tuple[str, ...]) -> dict:
@@ -148,10 +153,7 @@ def run_recommenders_similarity(folder: Path, repeat: int, top: int, skip: tuple
         _get_cosine_similarity.cache_clear()  # it keeps its last similarity table: each call makes its own
         return calls[name]()
 
-    found = {name: timed(lambda: evaluate(name), repeat) for name in similar(top, skip)}
-    return {"contender": "recommenders", "top": top,
-            "similarity_seconds": {name: found[name][0] for name in found},
-            "values": {name: found[name][1] for name in found}}
+    return timed_each("recommenders", evaluate, top, skip, repeat)
 
 
 def run_recommenders(folder: Path, repeat: int) -> dict:

@@ -204,8 +204,8 @@ CREATE OR REPLACE MACRO sqlrank.judged_ranking(qrels_table, run_table, depth := 
             FROM sqlrank.run_rows(run_table) AS run
             LEFT JOIN sqlrank_judgment AS judgment
                 ON run.query_id = judgment.query_id AND run.doc_id = judgment.doc_id
-            WHERE sqlrank.choice(ties, ['trec', 'docid_asc', 'optimistic', 'pessimistic', 'average', 'input'],
-                                 'ties') IN ('optimistic', 'pessimistic')
+            -- (ties is checked where kept names the plan)
+            WHERE ties IN ('optimistic', 'pessimistic')
               AND sqlrank.choice(score_precision, ['double', 'float32'], 'score_precision') IS NOT NULL
         ) AS policy_input
         WINDOW policy AS (

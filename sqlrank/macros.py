@@ -58,11 +58,12 @@ PARTS_ON_DEMAND = {
 }
 
 
-def part_files(group: str) -> list[Path]:
-    """The files of one group of PARTS_ON_DEMAND, in load order."""
+@cache
+def part_files(group: str) -> tuple[Path, ...]:
+    """The files of one group of PARTS_ON_DEMAND, in load order (looked up once a process, not once an evaluation)."""
     folder = sql_dir()
-    return [path for name in PARTS_ON_DEMAND[group]
-            for path in (sorted((folder / name).glob("*.sql")) if (folder / name).is_dir() else [folder / name])]
+    return tuple(path for name in PARTS_ON_DEMAND[group]
+                 for path in (sorted((folder / name).glob("*.sql")) if (folder / name).is_dir() else [folder / name]))
 
 
 def sql_files() -> list[Path]:
@@ -425,6 +426,9 @@ class _MeasureMacros:
 _MEASURES_ON_DEMAND: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+_NEEDS = {definition.macro: definition.needs for definition in REGISTRY.values()}  # by measure file
+
+
 def install_measures(con: duckdb.DuckDBPyConnection, names) -> None:
     """The measure files `names` (registry macro names, `ndcg`) installed into con's database, each once.
 
@@ -436,8 +440,7 @@ def install_measures(con: duckdb.DuckDBPyConnection, names) -> None:
     held = _MEASURES_ON_DEMAND.get(con)
     if held is None:  # the whole library is there
         return
-    by_macro = {definition.macro: definition for definition in REGISTRY.values()}
-    install_parts(con, {need for name in names for need in by_macro[name].needs if need in PARTS_ON_DEMAND})
+    install_parts(con, {need for name in names for need in _NEEDS[name] if need in PARTS_ON_DEMAND})
     with held.lock:  # the connections of one database, in threads, install each file once
         for name in sorted(set(names) - held.installed):
             con.execute(measure_file_sql(name))
