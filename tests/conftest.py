@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,10 @@ settings.load_profile("repeatable")
 # Python, most never imported): the modules the suite imports are compiled once, by the first process that imports
 # them, which must then write the bytecode, or every worker and subprocess compiles them again (docs/testing.md)
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+# The library files that connect() copies its macros from (sqlrank/library_file.py) go to a folder of the
+# system's temporary files, shared by the workers and the CLI's subprocesses, not to the user's cache folder
+os.environ.setdefault("SQLRANK_CACHE_DIR", str(Path(tempfile.gettempdir()) / "sqlrank-test-library-files"))
 
 # trec_eval's own test files and its expected output (copied, see tests/data/trec_eval/README.md)
 TREC_DATA = Path(__file__).parent / "data" / "trec_eval"

@@ -36,7 +36,7 @@ def temporary_tables() -> list[str]:
 def test_the_library_is_installed_once_per_process(monkeypatch):
     sqlrank.evaluate(QRELS, RUN_A, ["AP"])  # the process's database exists from here on
     installs = []
-    monkeypatch.setattr(macros, "_install_library", lambda con, *_: installs.append(con) or con)
+    monkeypatch.setattr(macros, "_install_library", lambda con, *_, **__: installs.append(con) or con)
     for _ in range(3):
         assert sqlrank.evaluate(QRELS, RUN_A, ["AP"]).summary["AP"] == pytest.approx(MAP_A, abs=1e-15)
     assert installs == []

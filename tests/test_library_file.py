@@ -1,0 +1,110 @@
+"""connect() copies the macro library from a database file made once (sqlrank/library_file.py): the same library as
+installing its SQL, made again when damaged, and never needed (the SQL installs) where no file can be kept."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+import sqlrank
+from sqlrank import library_file
+
+# what a macro is: its name, kind, parameters, their types and its body
+_MACROS = """
+SELECT function_name, function_type, parameters::VARCHAR, parameter_types::VARCHAR, macro_definition, varargs
+FROM duckdb_functions() WHERE schema_name = 'sqlrank' ORDER BY ALL
+"""
+
+
+def _macros(con) -> list[tuple]:
+    """The library's macros, each body as its tokens counted: DuckDB prints an EXCLUDE or REPLACE list from a set,
+    in an order a copied catalog need not keep."""
+    return sorted((*row[:4], tuple(sorted(Counter(re.findall(r"\w+|[^\w\s]", row[4] or "")).items())), row[5])
+                  for row in con.execute(_MACROS).fetchall())
+
+
+def _files(folder) -> list:
+    return sorted(path.name for path in folder.iterdir()) if folder.exists() else []
+
+
+@pytest.mark.parametrize("table_macros", [True, False], ids=["whole library", "evaluation's half"])
+def test_a_copied_library_is_the_installed_one(tmp_path, monkeypatch, table_macros):
+    monkeypatch.setenv(library_file.FOLDER_VARIABLE, "off")
+    installed = _macros(sqlrank.connect(table_macros=table_macros))
+    monkeypatch.setenv(library_file.FOLDER_VARIABLE, str(tmp_path))
+    made = sqlrank.connect(table_macros=table_macros)  # writes the file, then copies from it
+    [name] = _files(tmp_path)
+    assert name.startswith("library-") and name.endswith(".duckdb")
+    written = (tmp_path / name).stat().st_mtime_ns
+    copied = sqlrank.connect(table_macros=table_macros)  # copies from the file the first made
+    assert (tmp_path / name).stat().st_mtime_ns == written
+    assert len(installed) > 90
+    assert _macros(made) == installed
+    assert _macros(copied) == installed
+    # nothing of the file stays attached
+    assert copied.execute("SELECT count(*) FROM duckdb_databases() WHERE NOT internal").fetchone() == (1,)
+
+
+def test_an_evaluation_in_a_copied_library_gives_the_installed_librarys_numbers(tmp_path, monkeypatch):
+    qrels = {"q1": {"d1": 2, "d2": 0, "d3": 1}, "q2": {"d4": 1}}
+    run = {"q1": {"d1": 0.5, "d2": 0.9, "d3": 0.1, "d9": 0.7}, "q2": {"d5": 1.0, "d4": 0.2}}
+    measures = ["nDCG@10", "AP", "RR", "P@2"]
+    results = []
+    for folder in ("off", str(tmp_path), str(tmp_path)):
+        monkeypatch.setenv(library_file.FOLDER_VARIABLE, folder)
+        con = sqlrank.connect()
+        results.append(sqlrank.evaluate(qrels, run, measures, connection=con).to_arrow().to_pylist())
+    assert results[0] == results[1] == results[2]
+    values = {(row["query_id"], row["measure"]): row["value"] for row in results[0]}
+    # q1: d2 (0), d9 (unjudged), d1 (2), d3 (1): RR 1/3, AP (1/3 + 2/4) / 2
+    assert values["q1", "RR"] == pytest.approx(1 / 3, abs=1e-12)
+    assert values["q1", "AP"] == pytest.approx((1 / 3 + 2 / 4) / 2, abs=1e-12)
+
+
+def test_a_damaged_file_is_made_again(tmp_path, monkeypatch):
+    monkeypatch.setenv(library_file.FOLDER_VARIABLE, str(tmp_path))
+    path = library_file.path_for(sqlrank.macros.sql_script(False, False))
+    tmp_path.mkdir(exist_ok=True)
+    path.write_bytes(b"not a database" * 100)
+    con = sqlrank.connect(table_macros=False)  # the damaged file refused, the library installed from its SQL
+    assert con.execute("SELECT sqlrank.gain(3, kind := 'exp')").fetchone() == (7.0,)
+    assert not path.exists()
+    sqlrank.connect(table_macros=False)  # the next connection makes the file again
+    assert path.exists() and path.read_bytes()[:14] != b"not a database"
+    assert _files(tmp_path) == [path.name]  # no temporary file left behind
+
+
+def test_no_file_is_kept_where_none_can_be(tmp_path, monkeypatch):
+    blocked = tmp_path / "a file, not a folder"
+    blocked.write_text("")
+    monkeypatch.setenv(library_file.FOLDER_VARIABLE, str(blocked / "sqlrank"))
+    con = sqlrank.connect(table_macros=False)
+    assert con.execute("SELECT sqlrank.gain(3, kind := 'exp')").fetchone() == (7.0,)
+    monkeypatch.setenv(library_file.FOLDER_VARIABLE, "off")
+    assert library_file.path_for("SELECT 1") is None
+    assert sqlrank.connect().execute("SELECT sqlrank.gain(2)").fetchone() == (2.0,)
+
+
+def test_the_file_is_named_by_the_sql_and_duckdbs_version(tmp_path, monkeypatch):
+    monkeypatch.setenv(library_file.FOLDER_VARIABLE, str(tmp_path))
+    first, second = library_file.path_for("CREATE SCHEMA a;"), library_file.path_for("CREATE SCHEMA b;")
+    assert first != second and first.parent == second.parent == tmp_path
+    import duckdb
+
+    assert duckdb.__version__ in first.name
+
+
+def test_the_users_cache_folder_by_default(monkeypatch, tmp_path):
+    monkeypatch.delenv(library_file.FOLDER_VARIABLE, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(library_file.sys, "platform", "linux")
+    assert library_file.folder() == tmp_path / "sqlrank"
+
+
+def test_a_database_of_the_users_own_is_installed_into_not_copied_into(tmp_path, monkeypatch):
+    monkeypatch.setenv(library_file.FOLDER_VARIABLE, str(tmp_path / "files"))
+    con = sqlrank.connect(str(tmp_path / "mine.duckdb"))
+    assert con.execute("SELECT sqlrank.gain(3, kind := 'exp')").fetchone() == (7.0,)
+    assert _files(tmp_path / "files") == []
