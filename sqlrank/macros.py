@@ -342,7 +342,8 @@ def install(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     ).fetchall()
     if any(_fingerprint() in str(definition) for (definition,) in definitions):
         return con
-    return _install_library(con)
+    _install_library(con)
+    return con
 
 
 def ready_to_evaluate(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
@@ -350,17 +351,26 @@ def ready_to_evaluate(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnecti
     return con if con in _MADE_BY_CONNECT else install(con)
 
 
-def _install_library(con: duckdb.DuckDBPyConnection, table_macros: bool = True,
-                     empty: bool = False) -> duckdb.DuckDBPyConnection:
-    """The library's SQL run in con; empty: con's database holds nothing yet, so the library may be copied from its
-    file instead (library_file), a fifth of the time."""
-    # without the table macros, the measure macros wait until an evaluation asks for them (install_measures)
-    script = sql_script(table_macros, measure_macros=table_macros)
-    if table_macros:  # the marker names the whole library only
+def _install_library(con: duckdb.DuckDBPyConnection, table_macros: bool = True, empty: bool = False) -> bool:
+    """Install the library into con; whether every measure file and shared file is there (False: a database for
+    evaluations installed from SQL, which gets them as evaluations ask, install_measures and install_parts).
+
+    empty: con's database holds nothing yet, so the library may be copied from its file (library_file) instead: a
+    fifth of the time, so a copy brings every measure file and shared file along rather than none (only the shell's
+    table macros stay out under table_macros=False: they are a third of the copy, and evaluations never call them).
+    """
+    if empty and library_file.copy_into(con, library_sql(table_macros, measure_macros=True)):
+        return True
+    con.execute(library_sql(table_macros, measure_macros=table_macros))
+    return table_macros
+
+
+def library_sql(table_macros: bool, measure_macros: bool) -> str:
+    """What installing the library runs: sql_script, and for the whole library its marker."""
+    script = sql_script(table_macros, measure_macros)
+    if table_macros and measure_macros:  # the marker names the whole library only
         script += f"\nCREATE OR REPLACE MACRO sqlrank.{_MARKER}() AS '{_fingerprint()}';\n"
-    if not (empty and library_file.copy_into(con, script)):
-        con.execute(script)
-    return con
+    return script
 
 
 def connect(
@@ -382,10 +392,12 @@ def connect(
     an extension a statement needs (httpfs for an https:// table name); sqlrank itself needs none.
     table_macros: False leaves out the DuckDB shell's table macro of each measure
     (`sqlrank.ndcg(qrels, run, k := 10)`), half the library's install time: a connection made to be
-    passed to evaluate() needs none of them. Its measure macros (`sqlrank.measure_ndcg`, ...) and the shared
-    files only some evaluations call (PARTS_ON_DEMAND: fusion, the comparison's tests, the list, diversity,
-    multi-judge and preference parts) are installed as evaluate() asks for them, each once (install_measures,
-    install_parts): for SQL of your own over the library, take connect() with the default.
+    passed to evaluate() needs none of them. Where the library is installed from its SQL rather than copied from
+    its file (library_file: a database other than ":memory:", or SQLRANK_CACHE_DIR=off), its measure macros
+    (`sqlrank.measure_ndcg`, ...) and the shared files only some evaluations call (PARTS_ON_DEMAND: fusion, the
+    comparison's tests, the list, diversity, multi-judge and preference parts) are installed as evaluate() asks for
+    them, each once (install_measures, install_parts): for SQL of your own over the library, take connect() with
+    the default.
     """
     config: dict[str, str] = {}
     if threads is not None:
@@ -410,10 +422,9 @@ def connect(
     # a session setting (DuckDB refuses it in the connect-time config); cursor() copies it
     con.execute(sqlgen.set_option("enable_progress_bar", bool(progress_bar)))
     # opened here, most often in memory and so empty: installing outright costs less than looking first
-    _install_library(con, table_macros, empty=database == ":memory:")
-    _MADE_BY_CONNECT[con] = table_macros
-    if not table_macros:
+    if not _install_library(con, table_macros, empty=database == ":memory:"):
         _MEASURES_ON_DEMAND[con] = _MeasureMacros()
+    _MADE_BY_CONNECT[con] = table_macros
     return con
 
 
@@ -490,7 +501,8 @@ def library_connection() -> duckdb.DuckDBPyConnection:
         if _process_database is None:
             _process_database = connect(table_macros=False)
         cursor = _process_database.cursor()
-        _MEASURES_ON_DEMAND[cursor] = _MEASURES_ON_DEMAND[_process_database]
+        if _process_database in _MEASURES_ON_DEMAND:  # installed from SQL: its cursors install measures as asked
+            _MEASURES_ON_DEMAND[cursor] = _MEASURES_ON_DEMAND[_process_database]
         return cursor
 
 

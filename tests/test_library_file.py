@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+import duckdb
 import pytest
 
 import sqlrank
-from sqlrank import library_file
+from sqlrank import library_file, macros
 
 # what a macro is: its name, kind, parameters, their types and its body
 _MACROS = """
@@ -29,10 +30,9 @@ def _files(folder) -> list:
     return sorted(path.name for path in folder.iterdir()) if folder.exists() else []
 
 
-@pytest.mark.parametrize("table_macros", [True, False], ids=["whole library", "evaluation's half"])
+@pytest.mark.parametrize("table_macros", [True, False], ids=["whole library", "without the shell's table macros"])
 def test_a_copied_library_is_the_installed_one(tmp_path, monkeypatch, table_macros):
-    monkeypatch.setenv(library_file.FOLDER_VARIABLE, "off")
-    installed = _macros(sqlrank.connect(table_macros=table_macros))
+    installed = _macros(duckdb.connect().execute(macros.library_sql(table_macros, measure_macros=True)))
     monkeypatch.setenv(library_file.FOLDER_VARIABLE, str(tmp_path))
     made = sqlrank.connect(table_macros=table_macros)  # writes the file, then copies from it
     [name] = _files(tmp_path)
@@ -65,7 +65,7 @@ def test_an_evaluation_in_a_copied_library_gives_the_installed_librarys_numbers(
 
 def test_a_damaged_file_is_made_again(tmp_path, monkeypatch):
     monkeypatch.setenv(library_file.FOLDER_VARIABLE, str(tmp_path))
-    path = library_file.path_for(sqlrank.macros.sql_script(False, False))
+    path = library_file.path_for(macros.library_sql(False, measure_macros=True))
     tmp_path.mkdir(exist_ok=True)
     path.write_bytes(b"not a database" * 100)
     con = sqlrank.connect(table_macros=False)  # the damaged file refused, the library installed from its SQL
@@ -91,8 +91,6 @@ def test_the_file_is_named_by_the_sql_and_duckdbs_version(tmp_path, monkeypatch)
     monkeypatch.setenv(library_file.FOLDER_VARIABLE, str(tmp_path))
     first, second = library_file.path_for("CREATE SCHEMA a;"), library_file.path_for("CREATE SCHEMA b;")
     assert first != second and first.parent == second.parent == tmp_path
-    import duckdb
-
     assert duckdb.__version__ in first.name
 
 
@@ -108,3 +106,14 @@ def test_a_database_of_the_users_own_is_installed_into_not_copied_into(tmp_path,
     con = sqlrank.connect(str(tmp_path / "mine.duckdb"))
     assert con.execute("SELECT sqlrank.gain(3, kind := 'exp')").fetchone() == (7.0,)
     assert _files(tmp_path / "files") == []
+
+
+def test_a_copied_database_for_evaluations_holds_every_measure_file(tmp_path, monkeypatch):
+    """Copying is cheap enough to bring the measure files and shared files along, so nothing is installed later."""
+    monkeypatch.setenv(library_file.FOLDER_VARIABLE, str(tmp_path))
+    con = sqlrank.connect(table_macros=False)
+    names = {name for (name,) in con.execute(
+        "SELECT function_name FROM duckdb_functions() WHERE schema_name = 'sqlrank'").fetchall()}
+    assert {"measure_ndcg", "measure_inf_ap", "fuse", "randomization", "subtopic_rankings"} <= names
+    assert "ndcg" not in names  # the shell's table macros stay out
+    assert con not in macros._MEASURES_ON_DEMAND

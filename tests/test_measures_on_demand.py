@@ -1,8 +1,9 @@
-"""A database made for evaluations gets each measure macro when an evaluation first asks for it.
+"""A database made for evaluations from the library's SQL gets each measure macro when an evaluation first asks for it.
 
-connect(table_macros=False) (the process's database, `sqlrank eval`'s connection) installs the library without
-the measure files, a third of its install time (docs/performance.md, "Everyday sizes, round two");
-evaluate() installs the files of the measures it computes (macros.install_measures), each once per database.
+connect(table_macros=False) (the process's database, `sqlrank eval`'s connection), where it installs the library from
+its SQL rather than copying it from its file (tests/test_library_file.py), leaves out the measure files, a third of
+its install time (docs/performance.md, "Everyday sizes, round two"); evaluate() installs the files of the measures it
+computes (macros.install_measures), each once per database. Every test here turns the library file off.
 
 The numbers are the worked example of sql/measures/ndcg.sql: judgments A=3, B=3, C=2, D=2, E=1, F=1, ranking
 A, E, C, D, F:
@@ -18,12 +19,18 @@ import pandas as pd
 import pytest
 
 import sqlrank
-from sqlrank import macros
+from sqlrank import library_file, macros
 from sqlrank.registry import REGISTRY
 
 QRELS = pd.DataFrame({"query_id": "q", "doc_id": list("ABCDEF"), "relevance": [3, 3, 2, 2, 1, 1]})
 RUN = pd.DataFrame({"query_id": "q", "doc_id": list("AECDF"), "score": [5.0, 4.0, 3.0, 2.0, 1.0]})
 NDCG_5 = 0.8232936061974518
+
+
+@pytest.fixture(autouse=True)
+def installed_from_sql(monkeypatch):
+    """The path these tests check: no library file, so the database for evaluations is installed from SQL."""
+    monkeypatch.setenv(library_file.FOLDER_VARIABLE, "off")
 
 
 def measure_macros(con) -> set[str]:
