@@ -34,7 +34,12 @@ def folder() -> Path | None:
         return None if configured.strip().lower() in ("", "off") else Path(configured)
     if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
         return Path(os.environ["LOCALAPPDATA"]) / "sqlrank" / "cache"
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sqlrank"
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]) / "sqlrank"
+    try:
+        return Path.home() / ".cache" / "sqlrank"
+    except (RuntimeError, KeyError):  # no home folder to be found (a service account): no file
+        return None
 
 
 def path_for(script: str) -> Path | None:

@@ -117,3 +117,38 @@ def test_a_copied_database_for_evaluations_holds_every_measure_file(tmp_path, mo
     assert {"measure_ndcg", "measure_inf_ap", "fuse", "randomization", "subtopic_rankings"} <= names
     assert "ndcg" not in names  # the shell's table macros stay out
     assert con not in macros._MEASURES_ON_DEMAND
+
+
+def test_connections_made_at_once_in_threads_share_one_file(tmp_path, monkeypatch):
+    """Each writer renames a file of its own into place, so readers never see a half-written one."""
+    import threading
+
+    monkeypatch.setenv(library_file.FOLDER_VARIABLE, str(tmp_path))
+    values, errors = [], []
+
+    def connect_and_call() -> None:
+        try:
+            values.append(sqlrank.connect(table_macros=False).execute("SELECT sqlrank.gain(3, kind := 'exp')").fetchone())
+        except Exception as error:  # noqa: BLE001 - any failure is the test's finding
+            errors.append(error)
+
+    threads = [threading.Thread(target=connect_and_call) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == [] and values == [(7.0,)] * 4
+    assert len(_files(tmp_path)) == 1
+
+
+def test_no_home_folder_means_no_file(monkeypatch):
+    monkeypatch.delenv(library_file.FOLDER_VARIABLE, raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(library_file.sys, "platform", "linux")
+
+    def no_home():
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(library_file.Path, "home", no_home)
+    assert library_file.folder() is None
+    assert sqlrank.connect(table_macros=False).execute("SELECT sqlrank.gain(2)").fetchone() == (2.0,)
