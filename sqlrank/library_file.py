@@ -1,11 +1,11 @@
 """The macro library kept as a DuckDB database file, copied into each new in-memory database instead of installed.
 
-Installing the library makes DuckDB parse (and, for table macros, bind) its SQL: 0.12 s of CPU for an evaluation's
-half, 0.5 s for the whole library. Copying the same catalog out of a database file that holds it (ATTACH, COPY FROM
-DATABASE) takes a fifth of that (docs/performance.md, "Everyday sizes, round six"). The file is made by the first
-process that needs it, named by a fingerprint of the SQL and DuckDB's version (so a change in either makes a new
-one), written under a temporary name and renamed into place (no process ever reads a half-written file), and only
-ever read after that. Where it cannot be written or read, the library is installed from its SQL, as without it.
+Installing the library makes DuckDB parse (and, for table macros, bind) its SQL in every new process; copying the
+same catalog out of a database file that holds it (ATTACH, COPY FROM DATABASE) takes a fifth of the time
+(docs/performance.md, "Everyday sizes, round six"). The file is made by the first process that needs it, named by a
+fingerprint of the SQL and DuckDB's version (so a change in either makes a new one), written under a temporary name
+and renamed into place (no process ever reads a half-written file), and only ever read after that. Where it cannot
+be written or read, the library is installed from its SQL, as without it.
 
 The folder: $SQLRANK_CACHE_DIR, else the user's cache folder ($XDG_CACHE_HOME or ~/.cache on Linux and macOS,
 %LOCALAPPDATA% on Windows) + sqlrank; SQLRANK_CACHE_DIR=off keeps no file (every database installs from SQL).
@@ -24,6 +24,7 @@ import duckdb
 from .sqlgen import literal
 
 FOLDER_VARIABLE = "SQLRANK_CACHE_DIR"
+KEPT = 8  # library files kept in the folder: two a version of sqlrank (with and without the shell's table macros)
 _ALIAS = "sqlrank_library_file"
 
 
@@ -86,12 +87,24 @@ def _write(path: Path, script: str) -> bool:
             builder.execute(script)
             builder.execute("CHECKPOINT")
         os.replace(temporary, path)  # atomic: a reader opens the whole file or none
-        return True
     except (OSError, duckdb.Error):  # a read-only or full disk: install from SQL instead
         if temporary is not None:
             _remove(Path(temporary))
             _remove(Path(temporary + ".wal"))
         return False
+    _prune(path.parent)
+    return True
+
+
+def _prune(where: Path) -> None:
+    """Remove all but the newest KEPT library files: each edit of the SQL (and each release) makes a new one. A process
+    that meets its file gone installs from SQL and makes it again."""
+    try:
+        files = sorted(where.glob("library-*.duckdb"), key=lambda path: path.stat().st_mtime, reverse=True)
+    except OSError:  # a file removed while looked at: the next writer prunes
+        return
+    for stale in files[KEPT:]:
+        _remove(stale)
 
 
 def _remove(path: Path) -> None:

@@ -3,6 +3,7 @@ installing its SQL, made again when damaged, and never needed (the SQL installs)
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 
@@ -152,3 +153,15 @@ def test_no_home_folder_means_no_file(monkeypatch):
     monkeypatch.setattr(library_file.Path, "home", no_home)
     assert library_file.folder() is None
     assert sqlrank.connect(table_macros=False).execute("SELECT sqlrank.gain(2)").fetchone() == (2.0,)
+
+
+def test_the_folder_keeps_the_newest_files_only(tmp_path, monkeypatch):
+    """Each edit of the SQL makes a new file: the folder keeps the newest library_file.KEPT."""
+    monkeypatch.setenv(library_file.FOLDER_VARIABLE, str(tmp_path))
+    old = [tmp_path / f"library-duckdb0.0-{number:020d}.duckdb" for number in range(library_file.KEPT + 2)]
+    for age, path in enumerate(old):
+        path.write_bytes(b"")
+        os.utime(path, (1_000_000 + age, 1_000_000 + age))  # the last written is the newest
+    new = library_file.path_for(macros.library_sql(False, measure_macros=True))
+    sqlrank.connect(table_macros=False)
+    assert _files(tmp_path) == sorted([new.name] + [path.name for path in old[-(library_file.KEPT - 1):]])
