@@ -55,7 +55,7 @@ def test_an_evaluation_in_a_copied_library_gives_the_installed_librarys_numbers(
     results = []
     for folder in ("off", str(tmp_path), str(tmp_path)):
         monkeypatch.setenv(library_file.FOLDER_VARIABLE, folder)
-        con = sqlrank.connect()
+        con = sqlrank.connect(table_macros=False)
         results.append(sqlrank.evaluate(qrels, run, measures, connection=con).to_arrow().to_pylist())
     assert results[0] == results[1] == results[2]
     values = {(row["query_id"], row["measure"]): row["value"] for row in results[0]}
@@ -85,7 +85,7 @@ def test_no_file_is_kept_where_none_can_be(tmp_path, monkeypatch):
     assert con.execute("SELECT sqlrank.gain(3, kind := 'exp')").fetchone() == (7.0,)
     monkeypatch.setenv(library_file.FOLDER_VARIABLE, "off")
     assert library_file.path_for("SELECT 1") is None
-    assert sqlrank.connect().execute("SELECT sqlrank.gain(2)").fetchone() == (2.0,)
+    assert sqlrank.connect(table_macros=False).execute("SELECT sqlrank.gain(2)").fetchone() == (2.0,)
 
 
 def test_the_file_is_named_by_the_sql_and_duckdbs_version(tmp_path, monkeypatch):
@@ -104,7 +104,7 @@ def test_the_users_cache_folder_by_default(monkeypatch, tmp_path):
 
 def test_a_database_of_the_users_own_is_installed_into_not_copied_into(tmp_path, monkeypatch):
     monkeypatch.setenv(library_file.FOLDER_VARIABLE, str(tmp_path / "files"))
-    con = sqlrank.connect(str(tmp_path / "mine.duckdb"))
+    con = sqlrank.connect(str(tmp_path / "mine.duckdb"), table_macros=False)
     assert con.execute("SELECT sqlrank.gain(3, kind := 'exp')").fetchone() == (7.0,)
     assert _files(tmp_path / "files") == []
 
