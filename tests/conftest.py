@@ -11,6 +11,7 @@ import pytest
 from hypothesis import settings
 
 import library_database
+import sqlrank
 
 # The suite's default: the same generated examples on every run and no example database, so a run's
 # verdict depends on the code alone (a failure found once cannot haunt a checkout, and a green CI is
@@ -96,6 +97,14 @@ def spark():
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
+
+
+def pytest_configure(config):
+    """In the run's first process, before any worker starts: the library files made once, rather than by every
+    worker and CLI subprocess that starts before they exist (each would make its own)."""
+    if not hasattr(config, "workerinput"):
+        sqlrank.connect()
+        sqlrank.connect(table_macros=False)
 
 
 # Fixtures that cost seconds to make, each made once a run: the tests that take one are kept in one xdist
