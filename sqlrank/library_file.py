@@ -87,11 +87,13 @@ def _write(path: Path, script: str) -> bool:
             builder.execute(script)
             builder.execute("CHECKPOINT")
         os.replace(temporary, path)  # atomic: a reader opens the whole file or none
-    except (OSError, duckdb.Error):  # a read-only or full disk: install from SQL instead
+    except BaseException as error:  # also Ctrl-C: never leave a half-written temporary file (as export.write_bytes)
         if temporary is not None:
             _remove(Path(temporary))
             _remove(Path(temporary + ".wal"))
-        return False
+        if isinstance(error, (OSError, duckdb.Error)):  # a read-only or full disk: install from SQL instead
+            return False
+        raise
     _prune(path.parent)
     return True
 

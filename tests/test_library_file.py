@@ -13,6 +13,8 @@ import pytest
 import sqlrank
 from sqlrank import library_file, macros
 
+# a call into the library, with its worked value: 2^3 - 1 = 7 (sql/02_gain.sql)
+EXP_GAIN_OF_3 = "SELECT sqlrank.gain(3, kind := 'exp')"
 # what a macro is: its name, kind, parameters, their types and its body
 _MACROS = """
 SELECT function_name, function_type, parameters::VARCHAR, parameter_types::VARCHAR, macro_definition, varargs
@@ -70,7 +72,7 @@ def test_a_damaged_file_is_made_again(tmp_path, monkeypatch):
     tmp_path.mkdir(exist_ok=True)
     path.write_bytes(b"not a database" * 100)
     con = sqlrank.connect(table_macros=False)  # the damaged file refused, the library installed from its SQL
-    assert con.execute("SELECT sqlrank.gain(3, kind := 'exp')").fetchone() == (7.0,)
+    assert con.execute(EXP_GAIN_OF_3).fetchone() == (7.0,)
     assert not path.exists()
     sqlrank.connect(table_macros=False)  # the next connection makes the file again
     assert path.exists() and path.read_bytes()[:14] != b"not a database"
@@ -82,7 +84,7 @@ def test_no_file_is_kept_where_none_can_be(tmp_path, monkeypatch):
     blocked.write_text("")
     monkeypatch.setenv(library_file.FOLDER_VARIABLE, str(blocked / "sqlrank"))
     con = sqlrank.connect(table_macros=False)
-    assert con.execute("SELECT sqlrank.gain(3, kind := 'exp')").fetchone() == (7.0,)
+    assert con.execute(EXP_GAIN_OF_3).fetchone() == (7.0,)
     monkeypatch.setenv(library_file.FOLDER_VARIABLE, "off")
     assert library_file.path_for("SELECT 1") is None
     assert sqlrank.connect(table_macros=False).execute("SELECT sqlrank.gain(2)").fetchone() == (2.0,)
@@ -105,7 +107,7 @@ def test_the_users_cache_folder_by_default(monkeypatch, tmp_path):
 def test_a_database_of_the_users_own_is_installed_into_not_copied_into(tmp_path, monkeypatch):
     monkeypatch.setenv(library_file.FOLDER_VARIABLE, str(tmp_path / "files"))
     con = sqlrank.connect(str(tmp_path / "mine.duckdb"), table_macros=False)
-    assert con.execute("SELECT sqlrank.gain(3, kind := 'exp')").fetchone() == (7.0,)
+    assert con.execute(EXP_GAIN_OF_3).fetchone() == (7.0,)
     assert _files(tmp_path / "files") == []
 
 
@@ -129,7 +131,7 @@ def test_connections_made_at_once_in_threads_share_one_file(tmp_path, monkeypatc
 
     def connect_and_call() -> None:
         try:
-            values.append(sqlrank.connect(table_macros=False).execute("SELECT sqlrank.gain(3, kind := 'exp')").fetchone())
+            values.append(sqlrank.connect(table_macros=False).execute(EXP_GAIN_OF_3).fetchone())
         except Exception as error:  # noqa: BLE001 - any failure is the test's finding
             errors.append(error)
 
@@ -165,3 +167,17 @@ def test_the_folder_keeps_the_newest_files_only(tmp_path, monkeypatch):
     new = library_file.path_for(macros.library_sql(False, measure_macros=True))
     sqlrank.connect(table_macros=False)
     assert _files(tmp_path) == sorted([new.name] + [path.name for path in old[-(library_file.KEPT - 1):]])
+
+
+def test_an_interrupted_write_leaves_no_temporary_file(tmp_path, monkeypatch):
+    """Ctrl-C while the file is made: the interrupt goes on, the folder keeps nothing of the half-made file."""
+    monkeypatch.setenv(library_file.FOLDER_VARIABLE, str(tmp_path))
+
+    def interrupted_connect(path, *arguments, **options):
+        open(path, "wb").close()  # DuckDB had begun the file
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(library_file.duckdb, "connect", interrupted_connect)
+    with pytest.raises(KeyboardInterrupt):
+        library_file.copy_into(None, "CREATE SCHEMA IF NOT EXISTS sqlrank;")
+    assert _files(tmp_path) == []
