@@ -306,7 +306,7 @@ def _evaluate(con, qrels, run, asked, labels, missing, duplicates, depth, score_
             report.zscores = str(zscores[0])
             report.input_notes.append(zscore_notice(str(zscores[0]), unknown))
         text_rows = _text_rows(con, text, report, missing)
-        spread = _spread(con, table, labels, list(report.runs), aggregates) if aggregates else None
+        spread = spread_table(con, table, labels, list(report.runs), aggregates) if aggregates else None
     except duckdb.ResourceInUseException as error:
         raise _busy(error) from None
     except duckdb.Error as error:
@@ -391,7 +391,7 @@ def check_subtopic_qrels(qrels, subtopic_qrels, measures: list[Measure]) -> None
             "its subtopics), or evaluate the other qrels in a second call")
 
 
-def _spread(con, table, labels: list[str], runs: list[str], aggregates: list[str]):
+def spread_table(con, table, labels: list[str], runs: list[str], aggregates: list[str]):
     """The aggregates asked for (sqlrank.spread) of each run's and measure's per-query values, in the result's order."""
     con.register("sqlrank_result_rows", table)
     try:

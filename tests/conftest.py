@@ -25,6 +25,7 @@ settings.load_profile("repeatable")
 # Python, most never imported): the modules the suite imports are compiled once, by the first process that imports
 # them, which must then write the bytecode, or every worker and subprocess compiles them again (docs/testing.md)
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False  # this process too: the variable was read when it started
 
 # The library files that connect() copies its macros from (sqlrank/library_file.py) go to a folder of the
 # system's temporary files, shared by the workers and the CLI's subprocesses, not to the user's cache folder

@@ -225,9 +225,7 @@ def test_supervised_methods_train_and_fuse_as_ranx(distinct, method, trained):
 @pytest.mark.parametrize("n_segments", [1, 3, 7])
 def test_probfuse_trains_and_fuses_as_ranx(distinct, n_segments):
     """ProbFuse for one segment count: the SQL's probabilities equal ranx's probfuse_train, the fused scores its."""
-    from ranx.fusion import probfuse_train
-    from ranx.normalization import norm_switch
-
+    probfuse_train, norm_switch = ranx.fusion.probfuse_train, ranx.normalization.norm_switch
     rng = random.Random(3)
     judged = {query: {f"d{i}": rng.randint(0, 2) for i in rng.sample(range(20), 8)} for query in distinct["r0"]}
     runs = [ranx.Run(run, name=name) for name, run in distinct.items()]
@@ -276,9 +274,7 @@ def test_segfuse_and_bayesfuse_train_and_fuse_as_ranx(long_runs, method, trained
 
 def test_the_sql_door_trains_and_fuses_bayesfuse_and_slidefuse(long_runs):
     """The DuckDB macros alone: training tables turned into the probs lists by a subquery, as docs/fusion.md shows."""
-    from ranx.fusion import slidefuse_train
-    from ranx.normalization import norm_switch
-
+    slidefuse_train, norm_switch = ranx.fusion.slidefuse_train, ranx.normalization.norm_switch
     runs, judged = long_runs
     ranx_runs = [ranx.Run(run, name=name) for name, run in runs.items()]
     con = sql_tables(runs, judged)

@@ -130,14 +130,24 @@ def test_named_runs_and_duplicates_policies(spark):
 
 
 def test_the_dataframe_is_the_long_table_with_all_rows(spark):
+    """`dataframe` and `aggregates_dataframe` make the `all` rows and aggregates in Spark, which to_result makes on
+    the driver: each aggregate kind, a mean (AP), a sum (NumRel), a geometric mean (gm_map) and a weighted mean
+    (GAUC), and each spread equal the single machine's."""
     qrels, run = make_data()
-    result = sqlrank_spark.evaluate(frame(spark, qrels), frame(spark, run), ["AP", "NumRel"], spark=spark)
+    measures = ["AP", "NumRel", "gm_map", "GAUC"]
+    spreads = ["std", "stderr", "median", "std_population"]
+    result = sqlrank_spark.evaluate(frame(spark, qrels), frame(spark, run), measures, spark=spark, aggregates=spreads)
+    single = sqlrank.evaluate(qrels, run, measures, aggregates=spreads)
     assert result.dataframe.columns == ["run_id", "query_id", "measure", "value"]
     means = {(r.run_id, r.measure): r.value for r in result.dataframe.filter("query_id = 'all'").collect()}
-    single = sqlrank.evaluate(qrels, run, ["AP", "NumRel"]).means
-    assert means.keys() == {(run_id, m) for run_id in single for m in ("AP", "NumRel")}
+    assert means.keys() == {(run_id, m) for run_id in single.means for m in measures}
     for (run_id, measure), value in means.items():
-        assert value == pytest.approx(single[run_id][measure], rel=REL_TOL)
+        assert value == pytest.approx(single.means[run_id][measure], rel=REL_TOL), (run_id, measure)
+    got = {(r.run_id, r.measure, r.aggregate): r.value for r in result.aggregates_dataframe.collect()}
+    expected = {(r["run_id"], r["measure"], r["aggregate"]): r["value"] for r in single.aggregates.to_pylist()}
+    assert got.keys() == expected.keys()
+    for key, value in expected.items():
+        assert got[key] == pytest.approx(value, rel=REL_TOL), key
 
 
 def test_the_aggregate_comes_from_the_registry_geometric_mean_included(spark, monkeypatch):

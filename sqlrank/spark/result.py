@@ -1,5 +1,6 @@
 """The result of sqlrank.spark.evaluate: the per-query rows Spark keeps, and the `all` rows and aggregates made
-from them in Spark, each measure by the aggregate the registry declares."""
+from them, each measure by the aggregate the registry declares: in Spark for `dataframe`, on the driver when
+collected (to_result)."""
 
 from __future__ import annotations
 
@@ -91,21 +92,33 @@ class SparkResult:
         return self.report.notices()
 
     def to_result(self) -> Result:
-        """Collected to the driver as a sqlrank.Result, its rows (and aggregates) in sqlrank.evaluate's order."""
-        import duckdb
+        """Collected to the driver as a sqlrank.Result: the per-query rows from Spark, the `all` rows and aggregates
+        made from them by the rules sqlrank.evaluate uses (sql/90_summary.sql, sqlrank.spread), in its order.
 
+        Made on the driver, not by `dataframe`'s aggregation in Spark: the rows are collected anyway, and a shuffle
+        job costs more than the whole collect on a small evaluation (docs/performance.md)."""
+        from ..engine import spread_table
+        from ..macros import library_connection
+
+        rows = (self._evaluated.filter(self._evaluated["kind"].isin("value", "weight"))
+                .select("kind", "run_id", "query_id", "measure", "value").toArrow())
         runs, measures = sqlgen.literal(self.runs), sqlgen.literal(self.measures)
-        spread = None
-        with duckdb.connect() as con:
-            con.register("spark_rows", self.dataframe.toArrow())
-            table = con.sql(f"SELECT run_id, query_id, measure, value FROM spark_rows ORDER BY "
-                            f"list_position({runs}, run_id), query_id = 'all', query_id, "
-                            f"list_position({measures}, measure)").to_arrow_table()
-            if self.spreads:
-                con.register("spark_spread", self.aggregates_dataframe.toArrow())
-                spread = con.sql(f"SELECT run_id, measure, aggregate, value FROM spark_spread ORDER BY "
-                                 f"list_position({runs}, run_id), list_position({measures}, measure), "
-                                 f"list_position({sqlgen.literal(self.spreads)}, aggregate)").to_arrow_table()
+        aggregates = sqlgen.literal([self._aggregates[name] for name in self.measures])
+        with library_connection() as con:
+            con.register("spark_rows", rows)
+            table = con.sql(
+                "WITH query_values AS (SELECT run_id, query_id, measure, value FROM spark_rows WHERE kind = 'value'),\n"
+                "weights AS (SELECT run_id, query_id, measure, value AS weight FROM spark_rows WHERE kind = 'weight'),\n"
+                "terms AS (SELECT *, "
+                f"{aggregates}[list_position({measures}, measure)] AS aggregate\n"
+                "          FROM query_values LEFT JOIN weights USING (run_id, query_id, measure))\n"
+                "SELECT * FROM query_values UNION ALL\n"
+                "SELECT run_id, 'all', measure, sqlrank.summarize(sum(sqlrank.aggregate_term(value, aggregate) * "
+                "coalesce(weight, 1) ORDER BY query_id), sum(coalesce(weight, 1)), any_value(aggregate))\n"
+                "FROM terms GROUP BY run_id, measure\n"
+                f"ORDER BY list_position({runs}, run_id), query_id = 'all', query_id, list_position({measures}, measure)"
+            ).to_arrow_table()
+            spread = spread_table(con, table, self.measures, self.runs, self.spreads) if self.spreads else None
         return Result(table, self.parsed_measures, self.report, aggregates=spread, names=self.measures)
 
     def to_arrow(self):
