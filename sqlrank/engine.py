@@ -171,9 +171,9 @@ def evaluate(
         the second field the judgment group; a table: query_id, doc_id, relevance and an optional jg).
     allow_disjoint: evaluate a run that shares no query with the qrels (by default an error: it is
         almost always the wrong file, or ids written otherwise, '301' against 'q301').
-    threads, memory_limit, temp_directory: DuckDB settings. The call works in the process's own database for
-        its threads and memory_limit, whose macros were installed once (docs/performance.md, "Everyday sizes"),
-        or, with a temp_directory, in a database made for this call (its spill files go when it closes).
+    threads, memory_limit, temp_directory: DuckDB settings, for a database made for this call; without
+        them the call works in the process's own database, whose macros were installed once
+        (docs/performance.md, "Everyday sizes").
     train: the training interactions (user, item), one row each, in any form `qrels` takes: what the list
         measures of popularity read (Novelty, ARP, APLT), and their catalogue when `items` is not given
         (docs/recommenders.md).

@@ -483,48 +483,44 @@ def measure_file_sql(name: str) -> str:
     return (sql_dir() / "measures" / f"{name}.sql").read_text(encoding="utf-8")
 
 
-# This process's in-memory databases holding the library, made on first use, one for each (threads, memory_limit)
-# asked for: each evaluation that is handed no connection gets a connection of its own to one (cursor()), so the
-# library is installed once per process and settings, not once per call (a Spark worker evaluates every bucket
-# with threads=1).
-_process_databases: dict[tuple, duckdb.DuckDBPyConnection] = {}
+# This process's in-memory database holding the library, made on first use: each evaluation that is handed
+# no connection gets a connection of its own to it (cursor()), so the library is installed once per process.
+_process_database: duckdb.DuckDBPyConnection | None = None
 _PROCESS_DATABASE_LOCK = threading.Lock()
 
 
-def library_connection(threads: int | None = None, memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:
-    """A new connection to this process's database with the macros installed (with these settings: threads and
-    memory_limit hold for a whole database); close it when done.
+def library_connection() -> duckdb.DuckDBPyConnection:
+    """A new connection to this process's database with the macros installed; close it when done.
 
     The connections share the catalog (the macros) and nothing else a call makes: temporary tables,
     registered frames, variables and session settings belong to one connection each, so calls, in
-    turn or in threads, cannot see each other's inputs. Calls in threads with one memory_limit share it.
+    turn or in threads, cannot see each other's inputs.
     """
+    global _process_database
     with _PROCESS_DATABASE_LOCK:
-        database = _process_databases.get((threads, memory_limit))
-        if database is None:
-            database = connect(threads=threads, memory_limit=memory_limit, table_macros=False)
-            _process_databases[(threads, memory_limit)] = database
-        cursor = database.cursor()
-        if database in _MEASURES_ON_DEMAND:  # installed from SQL: its cursors install measures as asked
-            _MEASURES_ON_DEMAND[cursor] = _MEASURES_ON_DEMAND[database]
+        if _process_database is None:
+            _process_database = connect(table_macros=False)
+        cursor = _process_database.cursor()
+        if _process_database in _MEASURES_ON_DEMAND:  # installed from SQL: its cursors install measures as asked
+            _MEASURES_ON_DEMAND[cursor] = _MEASURES_ON_DEMAND[_process_database]
         return cursor
 
 
 def evaluation_connection(threads: int | None = None, memory_limit: str | None = None,
                           temp_directory: str | None = None) -> duckdb.DuckDBPyConnection:
-    """A connection for one evaluation: to this process's database for its threads and memory limit
-    (library_connection), or, with a temp directory, to a database of its own, whose spill files are removed
-    when it closes at the end of the call."""
-    if temp_directory is None:
-        return library_connection(threads, memory_limit)
+    """A connection for one evaluation: this process's database (library_connection), or, with a setting
+    DuckDB holds for a whole database (threads, memory limit, temp directory), a database of its own."""
+    if (threads, memory_limit, temp_directory) == (None, None, None):
+        return library_connection()
     return connect(threads=threads, memory_limit=memory_limit, temp_directory=temp_directory, table_macros=False)
 
 
 def _forget_process_database() -> None:
-    """A forked child makes its own databases: the parent's DuckDB threads and locks do not come along (nor are
+    """A forked child makes its own database: the parent's DuckDB threads and locks do not come along (nor is
     the parent's closed there, which would wait for those threads)."""
-    _FORKED_AWAY.extend(_process_databases.values())
-    _process_databases.clear()
+    global _process_database
+    _FORKED_AWAY.append(_process_database)
+    _process_database = None
 
 
 _FORKED_AWAY: list = []

@@ -73,7 +73,7 @@ def test_calls_in_threads_each_install_what_they_ask_for_once(monkeypatch):
     read = macros.measure_file_sql
     monkeypatch.setattr(macros, "measure_file_sql", lambda name: files_read.append(name) or read(name))
     asked = [["nDCG@5", "AP"], ["AP", "P@5"], ["nDCG@5"], ["P@5", "AP", "nDCG@5"]]
-    monkeypatch.setattr(macros, "_process_databases", {})  # a new one for this test, made by the first call
+    monkeypatch.setattr(macros, "_process_database", None)  # a new one for this test, made by the first call
     results: dict[int, dict] = {}
 
     def call(number: int) -> None:

@@ -75,22 +75,8 @@ def test_a_refused_input_leaves_the_optimizer_setting_as_it_found_it():
         assert con.execute("SELECT current_setting('disabled_optimizers')").fetchone()[0] == ""
 
 
-def test_resource_settings_get_a_database_of_their_own_made_once(monkeypatch):
-    """threads and memory_limit hold for a whole database: a call with them works in the process's database for
-    those settings, made by the first such call (a Spark worker's buckets all ask for threads=1); the default
-    database keeps DuckDB's own settings."""
-    for _ in range(2):
-        assert sqlrank.evaluate(QRELS, RUN_A, ["AP"], threads=1, memory_limit="123MB").summary["AP"] == \
-            pytest.approx(MAP_A, abs=1e-15)
-    installs = []
-    monkeypatch.setattr(macros, "_install_library", lambda con, *_, **__: installs.append(con) or con)
-    for _ in range(3):
-        assert sqlrank.evaluate(QRELS, RUN_B, ["AP"], threads=1, memory_limit="123MB").summary["AP"] == \
-            pytest.approx(MAP_B, abs=1e-15)
-    assert installs == []
-    setting = "SELECT current_setting('threads'), current_setting('memory_limit')"
-    with macros.library_connection(1, "123MB") as con:
-        assert con.execute(setting).fetchone() == (1, "117.3 MiB")
-        assert [name for (name,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall()] == []
+def test_resource_settings_get_a_database_of_their_own():
+    sqlrank.evaluate(QRELS, RUN_A, ["AP"], threads=1)
     with macros.library_connection() as con:
-        assert con.execute(setting).fetchone() == duckdb.connect().execute(setting).fetchone()
+        assert con.execute("SELECT current_setting('threads')").fetchone()[0] == duckdb.connect().execute(
+            "SELECT current_setting('threads')").fetchone()[0]
