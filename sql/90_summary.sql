@@ -2,7 +2,8 @@
 -- sqlrank.summarize(total, query_count, aggregate) -> DOUBLE
 -- sqlrank.summary(result_table) -> ([run_id,] measure, query_id = 'all', value)
 --     result_table may hold a `weight` column, which a weighted measure's table macro gives
---     (sqlrank.gauc); a row without one weighs 1
+--     (sqlrank.gauc); a row without one weighs 1. It may hold an `aggregate` column, for measures
+--     the name does not tell (a measure defined in Python); without one, measure_aggregate(measure)
 --
 -- The `all` row of a long result table ([run_id,] query_id, measure, value):
 -- each measure summarised over the evaluated queries, every query weighted
@@ -46,9 +47,12 @@ CREATE OR REPLACE MACRO sqlrank.summary(result_table) AS TABLE
         sqlrank.summarize(sum(sqlrank.aggregate_term(value, aggregate) * coalesce(weight, 1) ORDER BY query_id),
                           sum(coalesce(weight, 1)), any_value(aggregate))
             AS value
-    FROM (SELECT * EXCLUDE (weight), weight, sqlrank.measure_aggregate(measure) AS aggregate
+    FROM (SELECT * EXCLUDE (weight, aggregate), weight,
+                 coalesce(aggregate, sqlrank.measure_aggregate(measure)) AS aggregate
           FROM (FROM query_table(result_table)
-                -- no row, only a weight column: a table without one gets NULL weights (each weighs 1)
-                UNION ALL BY NAME SELECT CAST(NULL AS DOUBLE) AS weight WHERE false)) AS results
+                -- no row, only a weight and an aggregate column: a table without them gets NULL weights (each
+                -- weighs 1) and the aggregate its measure's name says
+                UNION ALL BY NAME SELECT CAST(NULL AS DOUBLE) AS weight, CAST(NULL AS VARCHAR) AS aggregate
+                WHERE false)) AS results
     WHERE query_id <> 'all'
     GROUP BY ALL;

@@ -93,7 +93,7 @@ class SparkResult:
 
     def to_result(self) -> Result:
         """Collected to the driver as a sqlrank.Result: the per-query rows from Spark, the `all` rows and aggregates
-        made from them by the rules sqlrank.evaluate uses (sql/90_summary.sql, sqlrank.spread), in its order.
+        made from them by sqlrank.summary and sqlrank.spread, the rules sqlrank.evaluate uses, in its order.
 
         Made on the driver, not by `dataframe`'s aggregation in Spark: the rows are collected anyway, and a shuffle
         job costs more than the whole collect on a small evaluation (docs/performance.md)."""
@@ -106,16 +106,13 @@ class SparkResult:
         aggregates = sqlgen.literal([self._aggregates[name] for name in self.measures])
         with library_connection() as con:
             con.register("spark_rows", rows)
+            con.execute("CREATE TEMP VIEW spark_values AS SELECT run_id, query_id, measure, value, weight, "
+                        f"{aggregates}[list_position({measures}, measure)] AS aggregate\n"
+                        "FROM (FROM spark_rows WHERE kind = 'value') LEFT JOIN (SELECT run_id, query_id, measure, "
+                        "value AS weight FROM spark_rows WHERE kind = 'weight') USING (run_id, query_id, measure)")
             table = con.sql(
-                "WITH query_values AS (SELECT run_id, query_id, measure, value FROM spark_rows WHERE kind = 'value'),\n"
-                "weights AS (SELECT run_id, query_id, measure, value AS weight FROM spark_rows WHERE kind = 'weight'),\n"
-                "terms AS (SELECT *, "
-                f"{aggregates}[list_position({measures}, measure)] AS aggregate\n"
-                "          FROM query_values LEFT JOIN weights USING (run_id, query_id, measure))\n"
-                "SELECT * FROM query_values UNION ALL\n"
-                "SELECT run_id, 'all', measure, sqlrank.summarize(sum(sqlrank.aggregate_term(value, aggregate) * "
-                "coalesce(weight, 1) ORDER BY query_id), sum(coalesce(weight, 1)), any_value(aggregate))\n"
-                "FROM terms GROUP BY run_id, measure\n"
+                "SELECT run_id, query_id, measure, value FROM spark_values UNION ALL\n"
+                "SELECT run_id, query_id, measure, value FROM sqlrank.summary('spark_values')\n"
                 f"ORDER BY list_position({runs}, run_id), query_id = 'all', query_id, list_position({measures}, measure)"
             ).to_arrow_table()
             spread = spread_table(con, table, self.measures, self.runs, self.spreads) if self.spreads else None
