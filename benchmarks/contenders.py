@@ -9,7 +9,8 @@ query_id,measure,value as CSV (query_id 'all' = the tool's own mean), so
 run.py can check the numbers.  Anything else worth reporting (ranx's JIT
 warm-up) is printed as one JSON line on stdout.
 
-Names: floor, floor-checked, floor-cutoffs, floor-trec, floor-trec-checked, scan, window, sqlrank-api,
+Names: floor, floor-checked, floor-cutoffs, floor-trec, floor-trec-checked, floor-trec-runs (RUN a folder of
+runs), scan, window, sqlrank-api,
 pytrec_eval, pytrec_eval-parse (its own parse_qrel / parse_run), pytrec_eval-all (the same with every measure it
 has), pytrec_eval-runs (RUN a folder of runs), ir_measures, ranx, and the DataFrame contenders floor-polars, sqlrank-frame (--frame
 pandas|polars|arrow|parquet), ranx-frame. A DataFrame contender reads the Parquet files into frames
@@ -83,14 +84,43 @@ TREC_READERS = {
 }
 
 
-def floor_trec(args) -> None:
-    """floor.sql reading the TREC text files instead of Parquet: the floor for every contender that reads TREC."""
+def floor_trec_sql(readers: dict[str, str] = TREC_READERS) -> str:
+    """floor.sql with its Parquet reads replaced by `readers` (TREC text)."""
     sql = (HERE / "floor.sql").read_text()
-    for parquet, text in TREC_READERS.items():
+    for parquet, text in readers.items():
         if parquet not in sql:  # floor.sql changed its reads: this floor would silently read Parquet
             raise SystemExit(f"floor.sql no longer reads {parquet}; update TREC_READERS in contenders.py")
         sql = sql.replace(parquet, text)
-    run_floor(duckdb_connect(args), args, sql)
+    return sql
+
+
+def floor_trec(args) -> None:
+    """floor.sql reading the TREC text files instead of Parquet: the floor for every contender that reads TREC."""
+    run_floor(duckdb_connect(args), args, floor_trec_sql())
+
+
+def floor_trec_runs(args) -> None:
+    """floor-trec over a folder of runs (RUN, as pytrec_eval-runs) in one statement: the floor of one `sqlrank eval`
+    of many runs. Each query id is prefixed with its run's name (the file's, without .trec) and the qrels are
+    repeated for each run, so floor.sql's per-query work is per run and query; run_id,query_id,measure,value
+    written, each run's mean as query_id 'all'."""
+    files = sorted(Path(args.run).glob("*.trec"))
+    paths = "[" + ", ".join("'" + str(path).replace("'", "''") + "'" for path in files) + "]"
+    qrels, run = TREC_READERS  # the qrels' reader, then the run's
+    run_files = TREC_READERS[run].replace("getvariable('run')", f"{paths}, filename = true")
+    prefixed = {
+        qrels: f"(SELECT run_id || chr(31) || query_id AS query_id, doc_id, relevance FROM {TREC_READERS[qrels]} "
+               f"CROSS JOIN (SELECT parse_filename(unnest({paths}), true) AS run_id))",
+        run: f"(SELECT parse_filename(filename, true) || chr(31) || query_id AS query_id, doc_id, score "
+             f"FROM {run_files})",
+    }
+    per_query = (f"SELECT split_part(query_id, chr(31), 1) AS run_id, split_part(query_id, chr(31), 2) AS query_id, "
+                 f"measure, value FROM ({floor_trec_sql(prefixed)}) WHERE query_id <> 'all'")
+    con = duckdb_connect(args)
+    con.execute("SET VARIABLE qrels = ?", [args.qrels])
+    con.execute(f"COPY (WITH per_query AS ({per_query}) SELECT * FROM per_query UNION ALL "
+                f"SELECT run_id, 'all', measure, avg(value) FROM per_query GROUP BY ALL) "
+                f"TO '{args.out}' (FORMAT csv, HEADER true)")
 
 
 @functools.cache
@@ -412,6 +442,7 @@ CONTENDERS = {
     "floor-checked": floor_checked,
     "floor-trec": floor_trec,
     "floor-trec-checked": floor_trec_checked,
+    "floor-trec-runs": floor_trec_runs,
     "floor-polars": floor_polars,
     "sqlrank-frame": sqlrank_frame,
     "ranx-frame": ranx_frame,

@@ -14,6 +14,10 @@ Cases (the sizes of issue 34):
 * `1M`: the same with 1,000 queries x 1,000 documents (no ranx: a minute a round).
 * `100-runs`: 100 TREC-DL-sized runs (the run re-scored with 100 seeds) in one `sqlrank eval` against
   pytrec_eval's loop over them (the qrels parsed once, each run parsed and evaluated).
+* in trec-dl, 1M and 100-runs, the floor: benchmarks/floor.sql, one hand-written DuckDB statement, on the same
+  TREC text, nothing checked (contenders.py's floor-trec; for 100 runs floor-trec-runs, one statement over the
+  folder); in warm, the same statement in a connection kept open, on the paths and on the same frames. What
+  DuckDB alone takes at the size: no DuckDB engine comes under it.
 * `all-trec`: `sqlrank eval -m all_trec -q -f csv` on a real TREC run given with `--all-trec QRELS RUN` (the
   issue's: trectools' test files robust03_cs_qrels.txt and input.uic0301, 100 queries x 1,000 documents, not
   shipped here) against pytrec_eval's script with every measure it has (`pytrec_eval.supported_measures`);
@@ -59,6 +63,9 @@ import run as harness  # noqa: E402
 MEASURES = contenders.MEASURES
 PYTREC = contenders.PYTREC
 TOLERANCE = 1e-9
+# the hand-written DuckDB statement (benchmarks/floor.sql) on the same TREC text, nothing checked: what DuckDB
+# alone takes at the size, a bound under any DuckDB engine's time (docs/performance.md, "round seven")
+FLOORS = ("floor-trec", "floor-trec-runs")
 # queries, documents a query, judgments a query
 SHAPES = {"trec-dl": (43, 1000, 200), "1M": (1000, 1000, 200), "100-runs": (43, 1000, 200)}
 USERS, CANDIDATES = 10_000, 100  # the recsys case
@@ -138,8 +145,9 @@ def largest_difference(reference: dict, other: dict, common: bool = False) -> fl
 
 
 def whole_processes(case: str, files: dict, outdir: Path, rounds: int) -> list[dict]:
-    names = {"trec-dl": ["pytrec_eval-parse", "sqlrank", "ir_measures", "ranx"],
-             "1M": ["pytrec_eval-parse", "sqlrank", "ir_measures"], "100-runs": ["pytrec_eval-runs", "sqlrank"],
+    names = {"trec-dl": ["pytrec_eval-parse", "sqlrank", "ir_measures", "ranx", "floor-trec"],
+             "1M": ["pytrec_eval-parse", "sqlrank", "ir_measures", "floor-trec"],
+             "100-runs": ["pytrec_eval-runs", "sqlrank", "floor-trec-runs"],
              "all-trec": ["pytrec_eval-all", "sqlrank"]}[case]
     measures = ["all_trec"] if case == "all-trec" else MEASURES
     outputs = {name: outdir / f"{case}-{name}.csv" for name in names}
@@ -154,7 +162,7 @@ def whole_processes(case: str, files: dict, outdir: Path, rounds: int) -> list[d
             reference = read_values(outputs[names[0]], runs)
             for name in names[1:]:
                 difference = largest_difference(reference, read_values(outputs[name], runs), case == "all-trec")
-                if name == "sqlrank" and difference > TOLERANCE:
+                if name in ("sqlrank", *FLOORS) and difference > TOLERANCE:
                     raise SystemExit(f"{case}: sqlrank differs from pytrec_eval by {difference:.3g}")
                 print(f"[{case}] {name}: largest difference from pytrec_eval {difference:.3g}", flush=True)
     return [{"case": case, "contender": name, "kind": "whole process",
@@ -183,6 +191,15 @@ def warm(files: dict, rounds: int) -> list[dict]:
     ir_names = [ir_measures.parse_measure(m) for m in MEASURES]
     ranx_metrics = list(contenders.RANX)
     ready_qrels, ready_run = Qrels(qrels_dict), Run(run_dict)
+    # the floor's statement in a connection kept warm, over the paths and over the same frames
+    floor_con = duckdb.connect()
+    floor_con.execute("SET VARIABLE qrels = ?", [qrels_path])
+    floor_con.execute("SET VARIABLE run = ?", [run_path])
+    floor_con.register("qrels_frame", qrels_frame)
+    floor_con.register("run_frame", run_frame)
+    floor_paths = contenders.floor_trec_sql()
+    floor_frames = contenders.floor_trec_sql({"read_parquet(getvariable('qrels'))": "qrels_frame",
+                                              "read_parquet(getvariable('run'))": "run_frame"})
 
     def pytrec_paths():
         with open(qrels_path) as f:
@@ -200,21 +217,26 @@ def warm(files: dict, rounds: int) -> list[dict]:
             "ranx (compiled, warm)": lambda: ranx_evaluate(Qrels.from_file(qrels_path, kind="trec"),
                                                            Run.from_file(run_path, kind="trec"), ranx_metrics,
                                                            make_comparable=True),
+            "DuckDB floor": lambda: floor_con.execute(floor_paths).fetchall(),
         },
         "in memory": {
             "sqlrank": lambda: sqlrank.evaluate(qrels_frame, run_frame, MEASURES),
             "pytrec_eval": lambda: pytrec_eval.RelevanceEvaluator(qrels_dict, set(PYTREC)).evaluate(run_dict),
             "ranx (compiled, warm)": lambda: ranx_evaluate(ready_qrels, ready_run, ranx_metrics,
                                                            make_comparable=True),
+            "DuckDB floor": lambda: floor_con.execute(floor_frames).fetchall(),
         },
     }
     reference = {(q, PYTREC[k]): v for q, values in pytrec_paths().items() for k, v in values.items()}
     for source in ("paths", "in memory"):
         result = calls[source]["sqlrank"]()
         mine = {(r["query_id"], r["measure"]): r["value"] for r in result.per_query.to_pylist()}
-        difference = largest_difference(reference, mine)
-        if difference > TOLERANCE:
-            raise SystemExit(f"warm, {source}: sqlrank differs from pytrec_eval by {difference:.3g}")
+        floor = {(query, measure): value for query, measure, value in calls[source]["DuckDB floor"]()
+                 if query != "all"}
+        for name, values in (("sqlrank", mine), ("DuckDB floor", floor)):
+            difference = largest_difference(reference, values)
+            if difference > TOLERANCE:
+                raise SystemExit(f"warm, {source}: {name} differs from pytrec_eval by {difference:.3g}")
         for call in calls[source].values():  # the first call of each: imports, compilation, caches
             call()
     samples = {(source, name): ([], []) for source, named in calls.items() for name in named}

@@ -57,6 +57,35 @@ def test_the_floor_gives_sqlranks_numbers(files, tmp_path, name, measures, fmt):
     assert 0.05 < ours[("all", measures[0])] < 0.5  # real numbers, not an empty evaluation
 
 
+def test_the_floor_of_many_runs_gives_sqlranks_numbers_for_each_run(files, tmp_path):
+    """floor-trec-runs (one statement over a folder of runs, the query ids prefixed with the run's name) gives each
+    run the numbers sqlrank gives it, the queries each run missed and each run's mean included."""
+    import duckdb
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "first.trec").write_bytes(files["run_trec"].read_bytes())
+    # the second run: the scores reversed, and its first query's documents left out (a query it missed)
+    with files["run_trec"].open() as handle:
+        missed = handle.readline().split(" ")[0]
+    duckdb.sql(f"COPY (SELECT query_id, q0, doc_id, rank, -score, tag FROM read_csv('{files['run_trec']}', "
+               "delim = ' ', header = false, columns = {'query_id': 'VARCHAR', 'q0': 'VARCHAR', 'doc_id': 'VARCHAR', "
+               f"'rank': 'VARCHAR', 'score': 'DOUBLE', 'tag': 'VARCHAR'}}) WHERE query_id <> '{missed}') "
+               f"TO '{runs / 'second.trec'}' (FORMAT csv, DELIMITER ' ', HEADER false, QUOTE '')")
+    out = tmp_path / "floor.csv"
+    subprocess.run([sys.executable, str(BENCHMARKS / "contenders.py"), "floor-trec-runs", str(files["qrels_trec"]),
+                    str(runs), "-o", str(out)], check=True, capture_output=True)
+    with out.open(newline="") as handle:
+        floor = {(row["run_id"], row["query_id"], row["measure"]): float(row["value"])
+                 for row in csv.DictReader(handle)}
+    table = sqlrank.evaluate(files["qrels_trec"], sorted(runs.glob("*.trec")), FIVE).to_arrow().to_pylist()
+    ours = {(row["run_id"], row["query_id"], row["measure"]): row["value"] for row in table}
+    assert floor.keys() == ours.keys()
+    assert max(abs(floor[key] - ours[key]) for key in ours) <= 1e-9
+    assert ours[("first", "all", "AP")] != ours[("second", "all", "AP")]  # two runs, each with its own numbers
+    assert ours[("second", missed, "AP")] == 0 < ours[("first", missed, "AP")]  # the query the second run missed
+
+
 def test_the_checked_floor_stops_on_a_duplicate(files, tmp_path):
     import duckdb
 
