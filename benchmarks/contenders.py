@@ -85,7 +85,7 @@ TREC_READERS = {
 
 
 def floor_trec_sql(readers: dict[str, str] = TREC_READERS) -> str:
-    """floor.sql with its Parquet reads replaced by `readers` (TREC text)."""
+    """floor.sql with its Parquet reads replaced by `readers`' sources (the TREC text readers unless told)."""
     sql = (HERE / "floor.sql").read_text()
     for parquet, text in readers.items():
         if parquet not in sql:  # floor.sql changed its reads: this floor would silently read Parquet

@@ -163,7 +163,7 @@ def whole_processes(case: str, files: dict, outdir: Path, rounds: int) -> list[d
             for name in names[1:]:
                 difference = largest_difference(reference, read_values(outputs[name], runs), case == "all-trec")
                 if name in ("sqlrank", *FLOORS) and difference > TOLERANCE:
-                    raise SystemExit(f"{case}: sqlrank differs from pytrec_eval by {difference:.3g}")
+                    raise SystemExit(f"{case}: {name} differs from pytrec_eval by {difference:.3g}")
                 print(f"[{case}] {name}: largest difference from pytrec_eval {difference:.3g}", flush=True)
     return [{"case": case, "contender": name, "kind": "whole process",
              "cpu": [s.cpu_seconds for s in samples[name]], "wall": [s.seconds for s in samples[name]],
