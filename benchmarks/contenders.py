@@ -73,30 +73,32 @@ def run_floor(con, args, sql: str) -> None:
 
 # The readers a hand-written statement would use for TREC text: DuckDB's CSV reader splitting the
 # fields at single spaces (as the benchmark's files are written), the columns named, nothing checked.
+# floor.sql's two reads, which the other floors replace with their own sources
+QRELS_READ, RUN_READ = "read_parquet(getvariable('qrels'))", "read_parquet(getvariable('run'))"
 _TREC_TEXT = "header = false, delim = ' ', quote = '', escape = '', auto_detect = false"
 TREC_READERS = {
-    "read_parquet(getvariable('qrels'))":
+    QRELS_READ:
         f"read_csv(getvariable('qrels'), {_TREC_TEXT}, columns = {{'query_id': 'VARCHAR', 'iteration': 'VARCHAR', "
         "'doc_id': 'VARCHAR', 'relevance': 'INTEGER'})",
-    "read_parquet(getvariable('run'))":
+    RUN_READ:
         f"read_csv(getvariable('run'), {_TREC_TEXT}, columns = {{'query_id': 'VARCHAR', 'q0': 'VARCHAR', "
         "'doc_id': 'VARCHAR', 'rank': 'VARCHAR', 'score': 'DOUBLE', 'tag': 'VARCHAR'})",
 }
 
 
-def floor_trec_sql(readers: dict[str, str] = TREC_READERS) -> str:
-    """floor.sql with its Parquet reads replaced by `readers`' sources (the TREC text readers unless told)."""
+def floor_sql(sources: dict[str, str] = TREC_READERS) -> str:
+    """floor.sql reading `sources` (QRELS_READ and RUN_READ each replaced; the TREC text readers unless told)."""
     sql = (HERE / "floor.sql").read_text()
-    for parquet, text in readers.items():
+    for parquet, source in sources.items():
         if parquet not in sql:  # floor.sql changed its reads: this floor would silently read Parquet
-            raise SystemExit(f"floor.sql no longer reads {parquet}; update TREC_READERS in contenders.py")
-        sql = sql.replace(parquet, text)
+            raise SystemExit(f"floor.sql no longer reads {parquet}; update QRELS_READ / RUN_READ in contenders.py")
+        sql = sql.replace(parquet, source)
     return sql
 
 
 def floor_trec(args) -> None:
     """floor.sql reading the TREC text files instead of Parquet: the floor for every contender that reads TREC."""
-    run_floor(duckdb_connect(args), args, floor_trec_sql())
+    run_floor(duckdb_connect(args), args, floor_sql())
 
 
 def floor_trec_runs(args) -> None:
@@ -106,16 +108,16 @@ def floor_trec_runs(args) -> None:
     written, each run's mean as query_id 'all'."""
     files = sorted(Path(args.run).glob("*.trec"))
     paths = "[" + ", ".join("'" + str(path).replace("'", "''") + "'" for path in files) + "]"
-    qrels, run = TREC_READERS  # the qrels' reader, then the run's
-    run_files = TREC_READERS[run].replace("getvariable('run')", f"{paths}, filename = true")
+    run_files = TREC_READERS[RUN_READ].replace("getvariable('run')", f"{paths}, filename = true")
     prefixed = {
-        qrels: f"(SELECT run_id || chr(31) || query_id AS query_id, doc_id, relevance FROM {TREC_READERS[qrels]} "
-               f"CROSS JOIN (SELECT parse_filename(unnest({paths}), true) AS run_id))",
-        run: f"(SELECT parse_filename(filename, true) || chr(31) || query_id AS query_id, doc_id, score "
-             f"FROM {run_files})",
+        QRELS_READ: f"(SELECT run_id || chr(31) || query_id AS query_id, doc_id, relevance "
+                    f"FROM {TREC_READERS[QRELS_READ]} "
+                    f"CROSS JOIN (SELECT parse_filename(unnest({paths}), true) AS run_id))",
+        RUN_READ: f"(SELECT parse_filename(filename, true) || chr(31) || query_id AS query_id, doc_id, score "
+                  f"FROM {run_files})",
     }
     per_query = (f"SELECT split_part(query_id, chr(31), 1) AS run_id, split_part(query_id, chr(31), 2) AS query_id, "
-                 f"measure, value FROM ({floor_trec_sql(prefixed)}) WHERE query_id <> 'all'")
+                 f"measure, value FROM ({floor_sql(prefixed)}) WHERE query_id <> 'all'")
     con = duckdb_connect(args)
     con.execute("SET VARIABLE qrels = ?", [args.qrels])
     con.execute(f"COPY (WITH per_query AS ({per_query}) SELECT * FROM per_query UNION ALL "
@@ -168,6 +170,11 @@ def floor_checked(args) -> None:
     run_floor(con, args, (HERE / "floor.sql").read_text())
 
 
+# floor-trec-checked's tables of the text (benchmarks/trec_steps.py times the same steps), and the value each checks
+CHECKED_TABLES = {QRELS_READ: "qrels_text", RUN_READ: "run_text"}
+CHECKED_VALUES = {QRELS_READ: "relevance", RUN_READ: "score"}
+
+
 def floor_trec_checked(args) -> None:
     """floor-trec after sqlrank's input checks: the text read once into tables, checked, then floor.sql on them.
 
@@ -178,15 +185,12 @@ def floor_trec_checked(args) -> None:
     con = duckdb_connect(args)
     con.execute("SET VARIABLE qrels = ?", [args.qrels])
     con.execute("SET VARIABLE run = ?", [args.run])
-    sql = (HERE / "floor.sql").read_text()
-    for (parquet, text), table, value in zip(TREC_READERS.items(), ("qrels_text", "run_text"), ("relevance", "score")):
-        if parquet not in sql:
-            raise SystemExit(f"floor.sql no longer reads {parquet}; update TREC_READERS in contenders.py")
-        con.execute(f"CREATE TEMP TABLE {table} AS SELECT * FROM {text}")
-        rows, bad, equal_hashes = check_table(con, table, value)
+    sql = floor_sql(CHECKED_TABLES)
+    for parquet, table in CHECKED_TABLES.items():
+        con.execute(f"CREATE TEMP TABLE {table} AS SELECT * FROM {TREC_READERS[parquet]}")
+        rows, bad, equal_hashes = check_table(con, table, CHECKED_VALUES[parquet])
         if rows == 0 or bad or equal_hashes:
             raise SystemExit(f"{table}: {rows} rows, {bad} bad, {equal_hashes} equal pair hashes")
-        sql = sql.replace(parquet, table)
     con.execute(f"COPY ({sql}) TO '{args.out}' (FORMAT csv, HEADER true)")
 
 

@@ -197,9 +197,8 @@ def warm(files: dict, rounds: int) -> list[dict]:
     floor_con.execute("SET VARIABLE run = ?", [run_path])
     floor_con.register("qrels_frame", qrels_frame)
     floor_con.register("run_frame", run_frame)
-    floor_paths = contenders.floor_trec_sql()
-    floor_frames = contenders.floor_trec_sql({"read_parquet(getvariable('qrels'))": "qrels_frame",
-                                              "read_parquet(getvariable('run'))": "run_frame"})
+    floor_paths = contenders.floor_sql()
+    floor_frames = contenders.floor_sql({contenders.QRELS_READ: "qrels_frame", contenders.RUN_READ: "run_frame"})
 
     def pytrec_paths():
         with open(qrels_path) as f:

@@ -75,19 +75,17 @@ def floor_child(args) -> dict:
     imports = time.process_time() - cpu0
     con.execute("SET VARIABLE qrels = ?", [args.qrels])
     con.execute("SET VARIABLE run = ?", [args.run])
-    sql = (HERE / "floor.sql").read_text()
+    sql = contenders.floor_sql(contenders.CHECKED_TABLES)
     steps = {"imports, connect": imports, "read the text into tables": 0.0, "checks (ids, numbers, duplicate screen)": 0.0}
-    for (parquet, text), table, value in zip(contenders.TREC_READERS.items(), ("qrels_text", "run_text"),
-                                             ("relevance", "score")):
+    for parquet, table in contenders.CHECKED_TABLES.items():
         cpu = time.process_time()
-        con.execute(f"CREATE TEMP TABLE {table} AS SELECT * FROM {text}")
+        con.execute(f"CREATE TEMP TABLE {table} AS SELECT * FROM {contenders.TREC_READERS[parquet]}")
         steps["read the text into tables"] += time.process_time() - cpu
         cpu = time.process_time()
-        rows, bad, equal_hashes = contenders.check_table(con, table, value)
+        rows, bad, equal_hashes = contenders.check_table(con, table, contenders.CHECKED_VALUES[parquet])
         steps["checks (ids, numbers, duplicate screen)"] += time.process_time() - cpu
         if rows == 0 or bad or equal_hashes:
             raise SystemExit(f"{table}: {rows} rows, {bad} bad, {equal_hashes} equal pair hashes")
-        sql = sql.replace(parquet, table)
     cpu = time.process_time()
     con.execute(f"COPY ({sql}) TO '{args.out}' (FORMAT csv, HEADER true)")
     steps["floor.sql (rank, judge, measures, write CSV)"] = time.process_time() - cpu
